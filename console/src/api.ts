@@ -12,8 +12,10 @@ import { noteAnswer } from './connection.ts';
 export { CaretakerError, RateLimitedError } from '../../clients/typescript/src/index.ts';
 
 type Listener = () => void;
+/** Called with the sentence the server gave for the session's end (401 `message`), or null. */
+type EndedListener = (message: string | null) => void;
 const activity: Listener[] = [];
-const ended: Listener[] = [];
+const ended: EndedListener[] = [];
 const wrote: Listener[] = [];
 let lastActivity = Date.now();
 
@@ -28,8 +30,11 @@ export function onActivity(fn: Listener): () => void {
   return () => void activity.splice(activity.indexOf(fn), 1);
 }
 
-/** Calls `fn` when a request gets 401 (the session ended or was revoked). */
-export function onSessionEnded(fn: Listener): () => void {
+/**
+ * Calls `fn` when a request gets 401 (the session ended or was revoked), with the reason the
+ * server gave (docs/security.md "Why a session ended") or null.
+ */
+export function onSessionEnded(fn: EndedListener): () => void {
   ended.push(fn);
   return () => void ended.splice(ended.indexOf(fn), 1);
 }
@@ -40,7 +45,7 @@ export function onWrite(fn: Listener): () => void {
   return () => void wrote.splice(wrote.indexOf(fn), 1);
 }
 
-const NO_SESSION = /\/api\/(auth\/login|auth\/me|auth\/password-reset|users\/invitations\/accept)/;
+const NO_SESSION = /\/api\/(auth\/login|auth\/session$|auth\/me|auth\/password-reset|users\/invitations\/accept)/;
 
 const trackedFetch: typeof fetch = async (input, init) => {
   const res = await fetch(input, { ...init, credentials: 'same-origin' });
@@ -50,7 +55,9 @@ const trackedFetch: typeof fetch = async (input, init) => {
     lastActivity = Date.now();
     for (const fn of [...activity]) fn();
   } else if (!NO_SESSION.test(url)) {
-    for (const fn of [...ended]) fn();
+    const body = (await res.clone().json().catch(() => null)) as { message?: unknown } | null;
+    const message = typeof body?.message === 'string' ? body.message : null;
+    for (const fn of [...ended]) fn(message);
   }
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
   if (res.status < 400 && method !== 'GET' && method !== 'HEAD') for (const fn of [...wrote]) fn();

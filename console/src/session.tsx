@@ -1,6 +1,7 @@
 /**
  * Who is signed in (GET /api/auth/me and GET /api/users/permissions on the session cookie), and
- * sign-in / sign-out (POST /api/auth/login, /api/auth/logout). Exposes the session's expiry times
+ * sign-in / sign-out (POST /api/auth/session: a session for this browser only, which signs no
+ * other device out; POST /api/auth/logout). Exposes the session's expiry times
  * (logic/session.ts) to the header. The cached data of the pages (query.ts) is dropped whenever
  * the person changes (sign-in, sign-out, session ended): one person never sees another's; so are
  * the service worker's offline copies of their reads (pwa.ts), and the outbox (outbox.ts) sends
@@ -61,11 +62,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     void refresh();
     const offActivity = onActivity(() => setLastActivity(lastActivityAt()));
-    const offEnded = onSessionEnded(() => {
+    const offEnded = onSessionEnded((message) => {
       client.clear();
       void clearOfflineReads();
       setMe((current) => {
-        if (current) setEndedReason('Your session has ended. Please sign in again.');
+        if (current) setEndedReason(message ?? 'Your session has ended. Please sign in again.');
         return null;
       });
     });
@@ -77,7 +78,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(
     async (email: string, password: string, rememberMe: boolean) => {
-      await api.POST('/api/auth/login', { body: { email, password, remember_me: rememberMe } });
+      await api.POST('/api/auth/session', { body: { email, password, remember_me: rememberMe } });
       client.clear();
       await clearOfflineReads();
       setEndedReason(null);

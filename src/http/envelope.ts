@@ -104,6 +104,20 @@ const errorResponses: Record<number, string> = {
 };
 
 /**
+ * The 401 body: the error envelope, plus `reason` and `message` when a browser session ended for
+ * a known reason (docs/security.md "Why a session ended"; docs/api.md "Additions").
+ */
+export const SignedOutEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.String(),
+    reason: Type.Optional(Type.String({ description: 'why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ...' })),
+    message: Type.Optional(Type.String({ description: 'the reason as a sentence for the sign-in page' })),
+  },
+  { description: errorResponses[401] ?? 'Unauthorized' },
+);
+
+/**
  * Response schemas for a route: the success schema under 200 (or the given status) plus the
  * error envelope under each listed error status.
  */
@@ -117,7 +131,9 @@ export function responses(
     out[status] =
       status === 429
         ? RateLimitedEnvelope
-        : Type.Object(
+        : status === 401
+          ? SignedOutEnvelope
+          : Type.Object(
             { success: Type.Literal(false), error: Type.String() },
             { description: errorResponses[status] ?? 'Error' },
           );

@@ -9,6 +9,7 @@
 export const OPERATION_IDS: Record<string, string> = {
   'GET /api/system/metrics': 'getMetrics',
   'POST /api/auth/login': 'login',
+  'POST /api/auth/session': 'startSession',
   'POST /api/auth/logout': 'logout',
   'GET /api/auth/me': 'getMe',
   'POST /api/security/mobile-auth': 'createMobileToken',

@@ -37,11 +37,33 @@ export interface paths {
         put?: never;
         /**
          * Log in with e-mail and password
-         * @description Returns a 90-day bearer token (fields at the top level, spec 2.6) and sets the browser session cookie (HttpOnly, Secure, SameSite=Lax; 2 h, 30 min idle, or 30 days with remember_me). Revokes every earlier active token and session of the account. No CSRF token needed.
+         * @description Returns a 90-day bearer token (fields at the top level, spec 2.6) and sets the browser session cookie (HttpOnly, Secure, SameSite=Lax; 2 h, 30 min idle, or 30 days with remember_me). Revokes every earlier active bearer token (login and mobile) of the account; browser sessions of other devices stay signed in. No CSRF token needed.
          *
          *     **Access:** No authentication.
          */
         post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in a browser: a session cookie only, one per device
+         * @description Body as POST /api/auth/login. Sets the browser session cookie (HttpOnly, Secure, SameSite=Lax; 2 h, 30 min idle, or 30 days with remember_me) and issues no bearer token. Revokes nothing: the sessions of other devices and the apps' tokens stay valid. No CSRF token needed.
+         *
+         *     **Access:** No authentication.
+         */
+        post: operations["startSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -285,7 +307,7 @@ export interface paths {
         };
         /**
          * The caller's active sessions and tokens
-         * @description Active means not revoked, not expired and, for a browser session without Remember Me, used in the last 30 minutes. Each entry: id, kind (login, mobile, session), remember_me, created_at, last_used_at, expires_at, ip_address, user_agent, current; never the token or its hash. current is true for the token or session of this request.
+         * @description Active means not revoked, not expired and, for a browser session without Remember Me, used in the last 30 minutes. Each entry: id, kind (login, mobile, session), remember_me, created_at, last_used_at, expires_at, ip_address (the client address as the trusted proxies report it), user_agent, device (read from user_agent), current; never the token or its hash. current is true for the token or session of this request.
          *
          *     **Access:** Any valid bearer token or session.
          */
@@ -335,7 +357,7 @@ export interface paths {
         };
         /**
          * A user's active sessions and tokens (administrators)
-         * @description Active means not revoked, not expired and, for a browser session without Remember Me, used in the last 30 minutes. Each entry: id, kind (login, mobile, session), remember_me, created_at, last_used_at, expires_at, ip_address, user_agent, current; never the token or its hash. Only for users of the caller's agency whose role is below the caller's level (or the caller); refusals are 403 and logged.
+         * @description Active means not revoked, not expired and, for a browser session without Remember Me, used in the last 30 minutes. Each entry: id, kind (login, mobile, session), remember_me, created_at, last_used_at, expires_at, ip_address (the client address as the trusted proxies report it), user_agent, device (read from user_agent), current; never the token or its hash. Only for users of the caller's agency whose role is below the caller's level (or the caller); refusals are 403 and logged.
          *
          *     **Access:** Permission key `api.users.sessions.manage`.
          */
@@ -5952,6 +5974,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -6075,6 +6101,165 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
+                    };
+                };
+            };
+            /** @description Missing permission or CSRF token */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Rate limit exceeded (spec 7) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        message: string;
+                        limit: number;
+                        /** @description seconds */
+                        retry_after: number;
+                    };
+                };
+            };
+            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    startSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the account's e-mail address */
+                    email: string;
+                    password: string;
+                    /** @description browser session lasts 30 days instead of 2 hours */
+                    remember_me?: boolean;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description the account's e-mail address */
+                    email: string;
+                    password: string;
+                    /** @description browser session lasts 30 days instead of 2 hours */
+                    remember_me?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
+                    "X-Ignored-Fields"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            /**
+                             * Format: date-time
+                             * @description when the session cookie expires at the latest
+                             */
+                            expires_at: string;
+                            remember_me: boolean;
+                            user: {
+                                name: string;
+                                email: string;
+                                account_type: string;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Invalid or missing required parameter */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Authentication required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: false;
+                        error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -6200,6 +6385,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -6336,6 +6525,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -6448,6 +6641,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -6573,6 +6770,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -6698,6 +6899,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -6785,6 +6990,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -6924,6 +7133,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -7145,6 +7358,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -7320,6 +7537,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -7490,6 +7711,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -7684,6 +7909,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -7878,6 +8107,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -8045,6 +8278,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -8194,6 +8431,8 @@ export interface operations {
                             expires_at: string;
                             ip_address: string | null;
                             user_agent: string | null;
+                            /** @description the device read from user_agent, e.g. "Chrome 131 on Windows 10"; an unknown agent as sent; null for none */
+                            device: string | null;
                             /** @description true for the token or session of this request */
                             current: boolean;
                         }[];
@@ -8226,6 +8465,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -8329,6 +8572,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -8487,6 +8734,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -8626,6 +8877,8 @@ export interface operations {
                             expires_at: string;
                             ip_address: string | null;
                             user_agent: string | null;
+                            /** @description the device read from user_agent, e.g. "Chrome 131 on Windows 10"; an unknown agent as sent; null for none */
+                            device: string | null;
                             /** @description true for the token or session of this request */
                             current: boolean;
                         }[];
@@ -8658,6 +8911,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -8790,6 +9047,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -8963,6 +9224,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -9433,6 +9698,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -9609,6 +9878,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -9807,6 +10080,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -9969,6 +10246,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -10056,6 +10337,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -10207,6 +10492,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -10409,6 +10698,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -10635,6 +10928,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -10864,6 +11161,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -11031,6 +11332,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -11231,6 +11536,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -11453,6 +11762,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -11708,6 +12021,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -11882,6 +12199,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -12095,6 +12416,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -12296,6 +12621,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -12537,6 +12866,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -12764,6 +13097,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -12912,6 +13249,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -13146,6 +13487,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -13295,6 +13640,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -13526,6 +13875,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -13693,6 +14046,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -13854,6 +14211,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -14014,6 +14375,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -14168,6 +14533,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -14305,6 +14674,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -14415,6 +14788,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -14551,6 +14928,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -14728,6 +15109,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -14892,6 +15277,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -15057,6 +15446,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -15199,6 +15592,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -15362,6 +15759,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -15525,6 +15926,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -15745,6 +16150,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -15911,6 +16320,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -16067,6 +16480,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -16276,6 +16693,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -16451,6 +16872,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -16603,6 +17028,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -16777,6 +17206,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -16966,6 +17399,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -17560,6 +17997,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -17686,6 +18127,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -17839,6 +18284,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -17997,6 +18446,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -18139,6 +18592,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -18317,6 +18774,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -18470,6 +18931,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -18628,6 +19093,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -18770,6 +19239,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -18964,6 +19437,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -19174,6 +19651,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -19338,6 +19819,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -19460,6 +19945,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -19611,6 +20100,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -19813,6 +20306,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -20017,6 +20514,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -20204,6 +20705,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -20411,6 +20916,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -20589,6 +21098,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -20752,6 +21265,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -20964,6 +21481,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -21142,6 +21663,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -21323,6 +21848,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -21511,6 +22040,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -21669,6 +22202,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -21881,6 +22418,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -22085,6 +22626,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -22250,6 +22795,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -22409,6 +22958,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -22537,6 +23090,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -22706,6 +23263,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -22883,6 +23444,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -23003,6 +23568,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -23171,6 +23740,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -23336,6 +23909,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -23482,6 +24059,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -23632,6 +24213,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -23845,6 +24430,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -24034,6 +24623,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -24207,6 +24800,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -24376,6 +24973,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -24577,6 +25178,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -24805,6 +25410,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -25035,6 +25644,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -25211,6 +25824,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -25424,6 +26041,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -25611,6 +26232,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -25765,6 +26390,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -25879,6 +26508,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -26019,6 +26652,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -26202,6 +26839,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -26372,6 +27013,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -26522,6 +27167,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -26716,6 +27365,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -26880,6 +27533,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -27066,6 +27723,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -27226,6 +27887,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -27345,6 +28010,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -27524,6 +28193,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -27684,6 +28357,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -27873,6 +28550,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -28055,6 +28736,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -28237,6 +28922,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -28410,6 +29099,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -28561,6 +29254,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -28702,6 +29399,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -28840,6 +29541,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -29010,6 +29715,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -29160,6 +29869,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -29326,6 +30039,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -29494,6 +30211,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -29643,6 +30364,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -29798,6 +30523,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -29964,6 +30693,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -30155,6 +30888,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -30376,6 +31113,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -30549,6 +31290,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -30683,6 +31428,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -30891,6 +31640,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -31036,6 +31789,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -31168,6 +31925,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -31320,6 +32081,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -31553,6 +32318,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -31750,6 +32519,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -31901,6 +32674,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -32056,6 +32833,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -32211,6 +32992,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -32338,6 +33123,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -32453,6 +33242,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -32570,6 +33363,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -32702,6 +33499,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -32853,6 +33654,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -32999,6 +33804,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -33165,6 +33974,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -33308,6 +34121,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -33422,6 +34239,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -33518,6 +34339,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -33616,6 +34441,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -33708,6 +34537,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -33802,6 +34635,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -33906,6 +34743,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -34040,6 +34881,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -34189,6 +35034,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -34318,6 +35167,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -34498,6 +35351,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -34696,6 +35553,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -34870,6 +35731,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -35027,6 +35892,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -35227,6 +36096,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -35318,6 +36191,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -35451,6 +36328,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -35603,6 +36484,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -35721,6 +36606,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -35895,6 +36784,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -36066,6 +36959,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -36235,6 +37132,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -36421,6 +37322,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -36585,6 +37490,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -36746,6 +37655,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -36878,6 +37791,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -37029,6 +37946,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -37193,6 +38114,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -37373,6 +38298,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -37545,6 +38474,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -37704,6 +38637,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -37887,6 +38824,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -38082,6 +39023,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -38272,6 +39217,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -38428,6 +39377,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -38534,6 +39487,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -38667,6 +39624,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -38807,6 +39768,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -38943,6 +39908,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -39114,6 +40083,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -39290,6 +40263,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -39462,6 +40439,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -39611,6 +40592,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -39786,6 +40771,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -39968,6 +40957,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -40131,6 +41124,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -40333,6 +41330,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -40573,6 +41574,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -40789,6 +41794,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -40936,6 +41945,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -41044,6 +42057,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -41147,6 +42164,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -41322,6 +42343,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -41530,6 +42555,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -41761,6 +42790,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -41995,6 +43028,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -42238,6 +43275,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -42404,6 +43445,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -42631,6 +43676,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -42774,6 +43823,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -42921,6 +43974,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -43157,6 +44214,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -43283,6 +44344,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -43407,6 +44472,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -43594,6 +44663,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -43775,6 +44848,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -44002,6 +45079,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -44241,6 +45322,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -44595,6 +45680,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -44760,6 +45849,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -45012,6 +46105,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -45194,6 +46291,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -45329,6 +46430,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -45483,6 +46588,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -45676,6 +46785,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -46124,6 +47237,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -46228,6 +47345,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -46368,6 +47489,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -46507,6 +47632,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -46742,6 +47871,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -46871,6 +48004,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -47044,6 +48181,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -47192,6 +48333,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -47301,6 +48446,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -47457,6 +48606,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -47630,6 +48783,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -47783,6 +48940,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -47964,6 +49125,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -48142,6 +49307,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -48289,6 +49458,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -48418,6 +49591,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -48590,6 +49767,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -48783,6 +49964,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -49600,6 +50785,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -49718,6 +50907,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -49842,6 +51035,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -49976,6 +51173,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -50162,6 +51363,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -50362,6 +51567,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -50494,6 +51703,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -50651,6 +51864,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -50845,6 +52062,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -51031,6 +52252,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -51236,6 +52461,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -51474,6 +52703,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -51681,6 +52914,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -51891,6 +53128,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -52115,6 +53356,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -52361,6 +53606,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -52577,6 +53826,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -52890,6 +54143,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -53104,6 +54361,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -54118,6 +55379,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -54258,6 +55523,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -54441,6 +55710,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -54701,6 +55974,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -54974,6 +56251,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -55235,6 +56516,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -56230,6 +57515,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -56330,6 +57619,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -56456,6 +57749,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -56629,6 +57926,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -56780,6 +58081,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -57065,6 +58370,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -57226,6 +58535,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -57461,6 +58774,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -57686,6 +59003,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -57876,6 +59197,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -58065,6 +59390,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -58243,6 +59572,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -58347,6 +59680,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -58480,6 +59817,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -58618,6 +59959,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -58743,6 +60088,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -58962,6 +60311,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -59186,6 +60539,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -59393,6 +60750,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -60230,6 +61591,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -60502,6 +61867,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -60698,6 +62067,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -60946,6 +62319,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -61078,6 +62455,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -61169,6 +62550,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -61341,6 +62726,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -61604,6 +62993,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -61850,6 +63243,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -62091,6 +63488,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -62309,6 +63710,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -62452,6 +63857,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -62596,6 +64005,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -62770,6 +64183,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -62914,6 +64331,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };

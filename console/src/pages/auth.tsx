@@ -1,5 +1,5 @@
 /**
- * Signing in and the account pages: sign in (POST /api/auth/login, session cookie), accept an
+ * Signing in and the account pages: sign in (POST /api/auth/session, a session cookie for this browser only), accept an
  * invitation (/accept-invitation?token=..., the link of the invitation e-mail), ask for and
  * confirm a password reset (/reset-password?token=..., the link of the reset e-mail), and change
  * the password of the signed-in account (POST /api/users/me/password).

@@ -35,7 +35,7 @@ describe('users: sessions and password change', () => {
       expect(current).toHaveLength(1);
       expect(current[0]).toMatchObject({ kind: 'login', ip_address: '127.0.0.1', remember_me: false });
       expect(Object.keys(body.data[0]).sort()).toEqual(
-        ['created_at', 'current', 'expires_at', 'id', 'ip_address', 'kind', 'last_used_at', 'remember_me', 'user_agent'].sort(),
+        ['created_at', 'current', 'device', 'expires_at', 'id', 'ip_address', 'kind', 'last_used_at', 'remember_me', 'user_agent'].sort(),
       );
       const hashes = await t.db.selectFrom('auth_tokens').select('token_hash').where('user_id', '=', u.id).execute();
       for (const h of hashes) expect(res.body).not.toContain(h.token_hash);

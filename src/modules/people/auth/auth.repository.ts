@@ -101,7 +101,7 @@ function tokenQuery(db: DbOrTrx, tokenHash: Value<string>) {
     .leftJoin('agencies as ag', 'ag.id', 'u.agency_id')
     .select([
       't.id as token_id', 't.kind', 't.remember_me', 't.created_at', 't.expires_at', 't.last_used_at',
-      't.revoked_at', 'u.id as user_id', 'u.uuid as user_uuid', 'u.name', 'u.email', 'u.status',
+      't.revoked_at', 't.revoked_reason', 'u.id as user_id', 'u.uuid as user_uuid', 'u.name', 'u.email', 'u.status',
       'u.agency_id', 'u.branch_id', 'u.contractor_id', 'u.tenant_id', 'u.landlord_id', 'r.id as role_id',
       'r.code as role_code', 'r.name as role_name', 'r.level', 'ag.suspended_at as agency_suspended_at',
       sql<string[]>`array(select rp.permission_key from role_permissions rp where rp.role_id = r.id order by 1)`.as(

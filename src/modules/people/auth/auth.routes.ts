@@ -1,5 +1,5 @@
 /**
- * Routes: POST /api/auth/login (spec 4.1), POST /api/auth/logout, GET /api/auth/me, and the
+ * Routes: POST /api/auth/login (spec 4.1), POST /api/auth/session (docs/api.md "Additions"), POST /api/auth/logout, GET /api/auth/me, and the
  * security area's POST/DELETE /api/security/mobile-auth (4.2, 4.3) and GET
  * /api/security/csrf-token (4.4).
  */
@@ -11,12 +11,22 @@ import { issueCsrfToken } from '../../../http/csrf.ts';
 import { DataEnvelope, MessageEnvelope, done, ok, responses } from '../../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
 import { getMe } from './me.service.ts';
-import { LoginBody, LoginResult, Me, MobileAuthBody, TokenData } from './auth.schemas.ts';
-import { issueMobileToken, LIFETIMES, login, revokeCurrentToken, SESSION_COOKIE, type LoginGuard } from './auth.service.ts';
+import { LoginBody, LoginResult, Me, MobileAuthBody, SessionStarted, TokenData } from './auth.schemas.ts';
+import { issueMobileToken, LIFETIMES, login, revokeCurrentToken, SESSION_COOKIE, startSession, type LoginGuard } from './auth.service.ts';
 
 function meta(request: FastifyRequest) {
   const ua = request.headers['user-agent'];
   return { ...actorOf(request), userAgent: typeof ua === 'string' ? ua : null };
+}
+
+function setSession(deps: AppDeps, reply: FastifyReply, token: string, rememberMe: boolean) {
+  void reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    secure: deps.config.cookieSecure,
+    sameSite: 'lax',
+    maxAge: rememberMe ? LIFETIMES.rememberMe : LIFETIMES.session,
+  });
 }
 
 function clearSession(deps: AppDeps, reply: FastifyReply) {
@@ -38,7 +48,8 @@ export function authRoutes(deps: AppDeps, guard: LoginGuard) {
         description:
           'Returns a 90-day bearer token (fields at the top level, spec 2.6) and sets the browser session cookie ' +
           '(HttpOnly, Secure, SameSite=Lax; 2 h, 30 min idle, or 30 days with remember_me). Revokes every earlier ' +
-          'active token and session of the account. No CSRF token needed.',
+          'active bearer token (login and mobile) of the account; browser sessions of other devices stay signed in. ' +
+          'No CSRF token needed.',
         body: LoginBody,
         response: responses(LoginResult, [400, 401, 403, 429, 503]),
       },
@@ -49,13 +60,7 @@ export function authRoutes(deps: AppDeps, guard: LoginGuard) {
           { email: request.body.email, password: request.body.password, rememberMe: request.body.remember_me === true },
           meta(request),
         );
-        void reply.setCookie(SESSION_COOKIE, result.sessionToken, {
-          path: '/',
-          httpOnly: true,
-          secure: deps.config.cookieSecure,
-          sameSite: 'lax',
-          maxAge: result.rememberMe ? LIFETIMES.rememberMe : LIFETIMES.session,
-        });
+        setSession(deps, reply, result.sessionToken, result.rememberMe);
         return {
           success: true as const,
           token: result.token,
@@ -65,6 +70,35 @@ export function authRoutes(deps: AppDeps, guard: LoginGuard) {
           usage: 'Send the token on every request as the header "Authorization: Bearer <token>". ' +
             'Fetch a CSRF token from GET /api/security/csrf-token before each POST, PUT or DELETE.',
         };
+      },
+    });
+
+    /**
+     * POST /api/auth/session (docs/api.md "Additions"): a browser sign-in. Body as login; sets the
+     * session cookie only (no bearer token) and revokes nothing. 200 data {expires_at, remember_me,
+     * user}; 400, 401 'Invalid email or password', 403, 429 as login.
+     */
+    app.post('/api/auth/session', {
+      config: { permission: 'public', csrf: false, failClosed: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in a browser: a session cookie only, one per device',
+        description:
+          'Body as POST /api/auth/login. Sets the browser session cookie (HttpOnly, Secure, SameSite=Lax; 2 h, 30 min idle, ' +
+          'or 30 days with remember_me) and issues no bearer token. Revokes nothing: the sessions of other devices and the ' +
+          "apps' tokens stay valid. No CSRF token needed.",
+        body: LoginBody,
+        response: responses(DataEnvelope(SessionStarted), [400, 401, 403, 429, 503]),
+      },
+      handler: async (request, reply) => {
+        const result = await startSession(
+          deps,
+          guard,
+          { email: request.body.email, password: request.body.password, rememberMe: request.body.remember_me === true },
+          meta(request),
+        );
+        setSession(deps, reply, result.sessionToken, result.rememberMe);
+        return ok({ expires_at: result.sessionExpiresAt.toISOString(), remember_me: result.rememberMe, user: result.user }, 'Signed in');
       },
     });
 

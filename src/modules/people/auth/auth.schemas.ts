@@ -24,6 +24,12 @@ export const LoginResult = Type.Object(
   { description: 'Login result (spec 2.6): fields at the top level of the body' },
 );
 
+export const SessionStarted = Type.Object({
+  expires_at: DateTime({ description: 'when the session cookie expires at the latest' }),
+  remember_me: Type.Boolean(),
+  user: Type.Object({ name: Type.String(), email: Type.String(), account_type: Type.String() }),
+});
+
 export const MobileAuthBody = Type.Object(
   {
     email: Type.String({ minLength: 3, maxLength: 254 }),

@@ -128,9 +128,16 @@ export interface LoginResult {
   user: { name: string; email: string; account_type: string };
 }
 
+/** The reason stored on the bearer tokens a new login revokes (shown by `endedReason`). */
+export const SUPERSEDED = 'superseded by a new login';
+
 /**
  * POST /api/auth/login (spec 4.1): issues a 90-day bearer token and a browser session, revoking
- * every earlier active token and session of the account in the same transaction (promise 2).
+ * every earlier active bearer token (login and mobile) of the account in the same transaction
+ * (promise 2). Browser sessions are never revoked by a login: each device keeps its own
+ * (docs/security.md "A session per device").
+ * @returns the raw token and session token with their expiry (Date) and the 2.6 user fields
+ * @throws as checkCredentials (401, 403, 429)
  */
 export async function login(deps: AppDeps, guard: LoginGuard, creds: Credentials & { rememberMe: boolean }, meta: RequestMeta): Promise<LoginResult> {
   const account = await checkCredentials(deps, guard, creds, meta, 'auth.login');
@@ -141,7 +148,7 @@ export async function login(deps: AppDeps, guard: LoginGuard, creds: Credentials
   const sessionExpiresAt = addSeconds(now, creds.rememberMe ? LIFETIMES.rememberMe : LIFETIMES.session);
   await changeIdentity(deps, async (trx) => {
     await repo.lockUser(trx, account.id);
-    const revoked = await repo.revokeUserTokens(trx, account.id, now, 'superseded by a new login');
+    const revoked = await repo.revokeUserTokens(trx, account.id, now, SUPERSEDED, { kinds: ['login', 'mobile'] });
     // Both credentials of one login share a login id: logging out with either ends both.
     const base = { userId: account.id, createdAt: now, ip: meta.ip, userAgent: meta.userAgent, loginId: newUuid() };
     await repo.insertToken(trx, { ...base, tokenHash: hashToken(token), kind: 'login', rememberMe: false, expiresAt });
@@ -171,6 +178,52 @@ export async function login(deps: AppDeps, guard: LoginGuard, creds: Credentials
     rememberMe: creds.rememberMe,
     user: { name: account.name, email: account.email, account_type: account.role_name },
   };
+}
+
+export interface SessionResult {
+  sessionToken: string;
+  sessionExpiresAt: Date;
+  rememberMe: boolean;
+  user: { name: string; email: string; account_type: string };
+}
+
+/**
+ * POST /api/auth/session (docs/api.md "Additions"; docs/security.md "A session per device"): a
+ * browser sign-in that issues a session cookie only, no bearer token, and revokes nothing, so
+ * signing in on one device never ends another device's session nor an app's token. Logged as
+ * `auth.session_start` (failures `auth.session_failed`, `_refused`, `_throttled`).
+ * @returns the raw session token, its expiry (Date), remember_me and the 2.6 user fields
+ * @throws as checkCredentials (401, 403, 429)
+ */
+export async function startSession(deps: AppDeps, guard: LoginGuard, creds: Credentials & { rememberMe: boolean }, meta: RequestMeta): Promise<SessionResult> {
+  const account = await checkCredentials(deps, guard, creds, meta, 'auth.session');
+  const now = deps.clock.now();
+  const sessionToken = newToken();
+  const sessionExpiresAt = addSeconds(now, creds.rememberMe ? LIFETIMES.rememberMe : LIFETIMES.session);
+  await deps.db.transaction().execute(async (trx) => {
+    const id = await repo.insertToken(trx, {
+      userId: account.id,
+      tokenHash: hashToken(sessionToken),
+      kind: 'session',
+      rememberMe: creds.rememberMe,
+      createdAt: now,
+      expiresAt: sessionExpiresAt,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      loginId: newUuid(),
+    });
+    await repo.markLogin(trx, account.id, now);
+    await recordActivity(trx, meta, now, {
+      action: 'auth.session_start',
+      resourceType: 'auth_token',
+      resourceId: id,
+      agencyId: account.agency_id,
+      userId: account.id,
+      userName: account.name,
+      details: { remember_me: creds.rememberMe },
+    });
+  });
+  return { sessionToken, sessionExpiresAt, rememberMe: creds.rememberMe, user: { name: account.name, email: account.email, account_type: account.role_name } };
 }
 
 /**
@@ -252,6 +305,49 @@ function presentedToken({ authorization, sessionCookie }: PresentedCredentials):
   throw new AppError('unauthenticated');
 }
 
+/** Why a browser session ended: a stable code and the sentence the sign-in page shows. */
+export interface EndedReason {
+  reason: string;
+  message: string;
+}
+
+/**
+ * The reasons a 401 for a browser session carries (docs/security.md "Why a session ended"),
+ * beside the spec's `error` text, as `reason` and `message`.
+ */
+export const ENDED = {
+  signed_out: { reason: 'signed_out', message: 'You signed out of this session.' },
+  ended_by_owner: { reason: 'ended_by_owner', message: 'Your session was ended on another device.' },
+  ended_by_admin: { reason: 'ended_by_admin', message: 'An administrator ended your session.' },
+  password_changed: { reason: 'password_changed', message: 'Your password was changed. Please sign in with the new one.' },
+  account_disabled: { reason: 'account_disabled', message: 'This account was disabled.' },
+  account_blocked: { reason: 'account_blocked', message: 'Access to this account was blocked.' },
+  superseded: { reason: 'superseded', message: 'You signed in again elsewhere.' },
+  restored: { reason: 'restored', message: 'The service was restored from a backup. Please sign in again.' },
+  expired: { reason: 'expired', message: 'Your session expired. Please sign in again.' },
+  idle: { reason: 'idle', message: 'You were signed out after 30 minutes without activity.' },
+  ended: { reason: 'ended', message: 'Your session has ended. Please sign in again.' },
+} as const satisfies Record<string, EndedReason>;
+
+/** The stored `revoked_reason` of each way a token is revoked -> the reason shown for it. */
+const REVOKED_REASONS: Record<string, EndedReason> = {
+  'auth.logout': ENDED.signed_out,
+  'revoked by the user': ENDED.ended_by_owner,
+  'signed out everywhere else': ENDED.ended_by_owner,
+  'revoked by an administrator': ENDED.ended_by_admin,
+  'password changed': ENDED.password_changed,
+  'password reset': ENDED.password_changed,
+  'user disabled': ENDED.account_disabled,
+  blocked: ENDED.account_blocked,
+  [SUPERSEDED]: ENDED.superseded,
+  restore: ENDED.restored,
+};
+
+/** The reason shown for a token revoked with the stored `revoked_reason` (unknown: `ENDED.ended`). */
+export function endedReason(revokedReason: string | null): EndedReason {
+  return (revokedReason !== null && REVOKED_REASONS[revokedReason]) || ENDED.ended;
+}
+
 /** The token hashed last and its hash (see `hashOf`). */
 let lastRaw = '';
 let lastHash = '';
@@ -316,7 +412,8 @@ export async function authenticate(
   const { raw, viaBearer } = presentedToken(presented);
   // Made only when refused: an Error captures a stack trace, which every accepted
   // request would otherwise pay.
-  const failure = () => new AppError(viaBearer ? 'invalid_bearer' : 'unauthenticated');
+  const failure = (ended?: EndedReason) =>
+    viaBearer || !ended ? new AppError(viaBearer ? 'invalid_bearer' : 'unauthenticated') : new AppError('unauthenticated', undefined, { reason: ended.reason, message: ended.message });
 
   const hash = hashOf(raw);
   let row = cached?.cache.get(hash, cached.epoch);
@@ -324,12 +421,14 @@ export async function authenticate(
     row = await repo.findTokenWithIdentity(deps.db, hash);
     if (row && cached) cached.cache.set(hash, row, cached.epoch);
   }
-  if (!row || row.revoked_at !== null || row.status !== 'active') throw failure();
+  if (!row) throw failure();
   if (viaBearer ? row.kind === 'session' : row.kind !== 'session') throw failure();
+  if (row.revoked_at !== null) throw failure(endedReason(row.revoked_reason));
+  if (row.status !== 'active') throw failure(ENDED.account_disabled);
   const now = deps.clock.now();
-  if (new Date(row.expires_at) <= now) throw failure();
+  if (new Date(row.expires_at) <= now) throw failure(ENDED.expired);
   const idleS = (now.getTime() - new Date(row.last_used_at).getTime()) / 1000;
-  if (row.kind === 'session' && !row.remember_me && idleS >= LIFETIMES.sessionIdle) throw failure();
+  if (row.kind === 'session' && !row.remember_me && idleS >= LIFETIMES.sessionIdle) throw failure(ENDED.idle);
   // A suspended agency's accounts are refused on every request, their tokens kept (docs/onboarding.md).
   if (row.agency_suspended_at !== null) throw forbidden(AGENCY_SUSPENDED);
   // Sessions are touched at most once a minute (idle rule); bearer tokens every five minutes

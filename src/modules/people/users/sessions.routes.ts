@@ -14,8 +14,8 @@ import { ChangePasswordBody, CsrfOnlyBody, RevokedData, SessionDto, SessionIdPar
 const SESSIONS = 'api.users.sessions.manage';
 const FIELDS =
   'Active means not revoked, not expired and, for a browser session without Remember Me, used in the last 30 minutes. ' +
-  'Each entry: id, kind (login, mobile, session), remember_me, created_at, last_used_at, expires_at, ip_address, user_agent, ' +
-  'current; never the token or its hash.';
+  'Each entry: id, kind (login, mobile, session), remember_me, created_at, last_used_at, expires_at, ip_address (the ' +
+  'client address as the trusted proxies report it), user_agent, device (read from user_agent), current; never the token or its hash.';
 
 /** Registers the session and password-change routes. */
 export function sessionsRoutes(deps: AppDeps) {

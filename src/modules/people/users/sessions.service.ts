@@ -1,6 +1,6 @@
 /**
  * Sessions and tokens of an account (docs/users.md; docs/security.md promise 5): list the active ones
- * (kind, times, IP, user agent; never the token or its hash) and revoke them, for oneself or, by
+ * (kind, times, IP, user agent and the device read from it; never the token or its hash) and revoke them, for oneself or, by
  * an administrator, for a user below their level.
  */
 import type { AppDeps } from '../../../app-deps.ts';
@@ -8,6 +8,7 @@ import { changeIdentity } from '../../../core/auth-epoch.ts';
 import type { Actor, AuthContext } from '../../../core/auth-context.ts';
 import { notFound } from '../../../core/errors.ts';
 import { addSeconds } from '../../../lib/clock.ts';
+import { deviceName } from '../../../lib/user-agent.ts';
 import { recordActivity } from '../../../core/activity/index.ts';
 import { revokeLogin, revokeUserTokens } from '../auth/index.ts';
 import { LIFETIMES } from '../auth/index.ts';
@@ -31,6 +32,7 @@ async function sessionsOf(deps: AppDeps, userId: number, currentTokenId: number,
     expires_at: new Date(r.expires_at).toISOString(),
     ip_address: r.ip_address,
     user_agent: r.user_agent,
+    device: deviceName(r.user_agent),
     current: r.id === currentTokenId,
   }));
   return { rows: data, total };

@@ -129,6 +129,9 @@ export const SessionDto = Type.Object(
     expires_at: DateTime(),
     ip_address: Type.Union([Type.String(), Type.Null()]),
     user_agent: Type.Union([Type.String(), Type.Null()]),
+    device: Type.Union([Type.String(), Type.Null()], {
+      description: 'the device read from user_agent, e.g. "Chrome 131 on Windows 10"; an unknown agent as sent; null for none',
+    }),
     current: Type.Boolean({ description: 'true for the token or session of this request' }),
   },
   { description: 'An active token or session (never the token or its hash)' },
