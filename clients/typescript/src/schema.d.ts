@@ -54646,6 +54646,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -54846,6 +54850,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -55065,6 +55073,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -55237,6 +55249,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -56756,6 +56772,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -56993,6 +57013,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -57169,6 +57193,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
@@ -57336,6 +57364,10 @@ export interface operations {
                         /** @enum {boolean} */
                         success: false;
                         error: string;
+                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
+                        reason?: string;
+                        /** @description the reason as a sentence for the sign-in page */
+                        message?: string;
                     };
                 };
             };
