@@ -88,6 +88,8 @@ function allowedKinds(udt: string): string[] {
   if (['timestamptz', 'timestamp'].includes(udt)) return ['date', 'date|string'];
   if (['json', 'jsonb'].includes(udt)) return ['json', 'json-shaped'];
   if (udt === 'bytea') return BINARY_TYPES;
+  // An array column (udt_name `_text`, `_int4`, ...) is declared as a TypeScript array.
+  if (udt.startsWith('_')) return ['json-shaped'];
   return [udt];
 }
 

@@ -186,6 +186,8 @@ describe('SLA compliance report', () => {
     expect((await w.agentA1.client.delete(`/api/reports/subscriptions/${sub.json().data.uuid}`)).statusCode).toBe(200);
     const agent = await t.db.selectFrom('roles').select('id').where('code', '=', 'agent').executeTakeFirstOrThrow();
     await t.db.deleteFrom('role_permissions').where('role_id', '=', agent.id).where('permission_key', '=', 'api.sla.compliance.view').execute();
+    // A write behind the services' back: move the auth epoch on as changeIdentity does (docs/security.md "Token lookup cache").
+    await t.deps.authEpoch.bump();
     try {
       const res = await w.agentA1.client.get('/api/reports/sla-compliance');
       expect(res.statusCode).toBe(403);
@@ -195,6 +197,7 @@ describe('SLA compliance report', () => {
       expect((await w.agentA1.client.post('/api/reports/subscriptions', { report: 'sla-compliance', frequency: 'weekly' })).statusCode).toBe(403);
     } finally {
       await t.db.insertInto('role_permissions').values({ role_id: agent.id, permission_key: 'api.sla.compliance.view' }).execute();
+      await t.deps.authEpoch.bump();
     }
   });
 });

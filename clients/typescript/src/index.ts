@@ -76,7 +76,7 @@ export function serializeBody(body: unknown, headers?: unknown): unknown {
 }
 
 /** Writes that need no CSRF token: the ones that need no login (spec 5.3). */
-const CSRF_FREE = /\/api\/(auth\/login|security\/mobile-auth|auth\/password-reset(\/confirm)?|users\/invitations\/accept)$/;
+const CSRF_FREE = /\/api\/(auth\/login|auth\/session|security\/mobile-auth|auth\/password-reset(\/confirm)?|users\/invitations\/accept)$/;
 
 export interface ClientOptions {
   /** Where the API is, e.g. `http://127.0.0.1:3000`. */

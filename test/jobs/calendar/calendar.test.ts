@@ -189,6 +189,8 @@ describe('calendar: GET /api/calendar, feed keys and the iCalendar feed', () => 
     const { key } = (await w.otherTenant.client.post('/api/calendar/feed-key')).json().data;
     const role = await t.db.selectFrom('roles').select('id').where('code', '=', 'tenant').executeTakeFirstOrThrow();
     await t.db.deleteFrom('role_permissions').where('role_id', '=', role.id).where('permission_key', '=', 'api.calendar.view').execute();
+    // A write behind the services' back: move the auth epoch on as changeIdentity does (docs/security.md "Token lookup cache").
+    await t.deps.authEpoch.bump();
     try {
       expect((await w.otherTenant.client.get('/api/calendar')).statusCode).toBe(403);
       expect((await w.otherTenant.client.get('/api/calendar/feed-key')).statusCode).toBe(403);
@@ -197,6 +199,7 @@ describe('calendar: GET /api/calendar, feed keys and the iCalendar feed', () => 
       expect((await t.app.inject({ method: 'GET', url: `/api/calendar/feed.ics?key=${key}` })).statusCode).toBe(404);
     } finally {
       await t.db.insertInto('role_permissions').values({ role_id: role.id, permission_key: 'api.calendar.view' }).execute();
+      await t.deps.authEpoch.bump();
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/calendar' })).statusCode).toBe(401);
   });

@@ -152,6 +152,8 @@ describe('job documents and photos', () => {
     expect(await count()).toBe(before + 1);
     const role = await t.db.selectFrom('roles').select('id').where('code', '=', 'agent').executeTakeFirstOrThrow();
     await t.db.deleteFrom('role_permissions').where('role_id', '=', role.id).where('permission_key', '=', 'api.jobs.photos.manage').execute();
+    // A write behind the services' back: move the auth epoch on as changeIdentity does (docs/security.md "Token lookup cache").
+    await t.deps.authEpoch.bump();
     try {
       expect((await w.agentA1.client.get(photos)).statusCode).toBe(403);
       expect((await w.agentA1.client.post(photos, form(pngBytes(), 'a.png'))).statusCode).toBe(403);
@@ -159,6 +161,7 @@ describe('job documents and photos', () => {
       expect((await w.agentA1.client.get(docs)).statusCode).toBe(200);
     } finally {
       await t.db.insertInto('role_permissions').values({ role_id: role.id, permission_key: 'api.jobs.photos.manage' }).execute();
+      await t.deps.authEpoch.bump();
     }
   });
 

@@ -102,12 +102,15 @@ describe('case notes: GET/POST /api/jobs/{uuid}/notes, PUT /api/jobs/{uuid}/note
     expect(res.json().error).toBe('Invalid or missing CSRF token');
     const role = await t.db.selectFrom('roles').select('id').where('code', '=', 'agent').executeTakeFirstOrThrow();
     await t.db.deleteFrom('role_permissions').where('role_id', '=', role.id).where('permission_key', '=', 'api.jobs.notes.manage').execute();
+    // A write behind the services' back: move the auth epoch on as changeIdentity does (docs/security.md "Token lookup cache").
+    await t.deps.authEpoch.bump();
     try {
       expect((await w.agentA1.client.get(url)).statusCode).toBe(403);
       expect((await w.agentA1.client.post(url, { body: 'x' })).statusCode).toBe(403);
       expect((await w.agentA1.client.put(`${url}/${notes.internal}`, { body: 'x' })).statusCode).toBe(403);
     } finally {
       await t.db.insertInto('role_permissions').values({ role_id: role.id, permission_key: 'api.jobs.notes.manage' }).execute();
+      await t.deps.authEpoch.bump();
     }
   });
 
