@@ -3043,7 +3043,7 @@ export interface paths {
         };
         /**
          * Download: Compliance register
-         * @description Every compliance item of the agency's properties with its status today (valid, due_soon, expired, missing, non_compliant), latest certificate and issuer, as GET /api/compliance (all pages) with its filters. Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: status, address, branch_name, type_name, issued_on, expires_on, contractor_name, required_document, uuid, address_uuid, certificate_uuid. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote. Also needs `api.compliance.view` (403 without).
+         * @description Every compliance item of the agency's properties with its status today (valid, due_soon, expired, missing), latest certificate and issuer, as GET /api/compliance (all pages) with its filters. Streamed as CSV (RFC 4180, header row) or XLSX (one sheet). Columns: status, address, branch_name, type_name, issued_on, expires_on, contractor_name, required_document, uuid, address_uuid, certificate_uuid. Times are ISO 8601 UTC, money integer pence. A cell starting with =, +, -, @ is prefixed with a quote. Also needs `api.compliance.view` (403 without).
          *
          *     **Access:** Permission key `api.reports.view`.
          */
@@ -4973,94 +4973,6 @@ export interface paths {
          *     **Access:** Permission key `api.compliance.manage`.
          */
         put: operations["updateCompliancePropertiesHmo"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/compliance/items/{uuid}/certificates/{certificate_uuid}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Record the document, tenant copy, remedial works or MEES exemption of a certificate
-         * @description job_file_uuid (the document), tenant_copy_served_on and tenant_copy_method, remedial_completed_on (unsatisfactory EICR), exemption_reference and exemption_until (EPC below E). Dates from the issue to today. Answers the item. Needs a CSRF token.
-         *
-         *     **Access:** Permission key `api.compliance.manage`.
-         */
-        put: operations["updateComplianceItemsCertificates"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/compliance/items/bulk": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Add a compliance item type to many properties
-         * @description type and exactly one of address_uuids (up to 500), building_uuid (every unit) or all: true. Properties that have one keep it. Needs a CSRF token.
-         *
-         *     **Access:** Permission key `api.compliance.manage`.
-         */
-        post: operations["createComplianceItemsBulk"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/compliance/properties/{uuid}/profile": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Record a property's gas supply, storeys and rooms with a fixed combustion appliance
-         * @description The property gains the items it now needs; derived items it no longer needs and without certificates are removed. Needs a CSRF token.
-         *
-         *     **Access:** Permission key `api.compliance.manage`.
-         */
-        put: operations["updateCompliancePropertiesProfile"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/compliance/buildings/{uuid}/profile": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Record whether a building has a passenger lift (LOLER)
-         * @description Its communal areas need the LOLER thorough examination while it has one. Needs a CSRF token.
-         *
-         *     **Access:** Permission key `api.compliance.manage`.
-         */
-        put: operations["updateComplianceBuildingsProfile"];
         post?: never;
         delete?: never;
         options?: never;
@@ -23398,7 +23310,7 @@ export interface operations {
                             /** Format: uuid */
                             contractor_uuid: string;
                             company_name: string;
-                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
+                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
                             cert_type: string;
                             /** @description display name, e.g. Gas Safe */
                             cert_name: string;
@@ -23522,7 +23434,7 @@ export interface operations {
                             /** Format: uuid */
                             contractor_uuid: string;
                             company_name: string;
-                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
+                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
                             cert_type: string;
                             /** @description display name, e.g. Gas Safe */
                             cert_name: string;
@@ -23650,7 +23562,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    cert_type: "gas_safe" | "niceic" | "napit" | "oftec" | "fensa" | "chas" | "public_liability" | "employers_liability";
+                    cert_type: "gas_safe" | "niceic" | "napit" | "oftec" | "fensa" | "chas" | "public_liability";
                     /** @description registration or certificate number */
                     reference: string;
                     issued_on?: string | null;
@@ -23663,7 +23575,7 @@ export interface operations {
                     csrf_token?: string;
                 };
                 "application/x-www-form-urlencoded": {
-                    cert_type: "gas_safe" | "niceic" | "napit" | "oftec" | "fensa" | "chas" | "public_liability" | "employers_liability";
+                    cert_type: "gas_safe" | "niceic" | "napit" | "oftec" | "fensa" | "chas" | "public_liability";
                     /** @description registration or certificate number */
                     reference: string;
                     issued_on?: string | null;
@@ -23696,7 +23608,7 @@ export interface operations {
                             /** Format: uuid */
                             contractor_uuid: string;
                             company_name: string;
-                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
+                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
                             cert_type: string;
                             /** @description display name, e.g. Gas Safe */
                             cert_name: string;
@@ -24169,7 +24081,7 @@ export interface operations {
                             /** Format: uuid */
                             contractor_uuid: string;
                             company_name: string;
-                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
+                            /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
                             cert_type: string;
                             /** @description display name, e.g. Gas Safe */
                             cert_name: string;
@@ -24578,7 +24490,7 @@ export interface operations {
                                 /** Format: uuid */
                                 contractor_uuid: string;
                                 company_name: string;
-                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
+                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
                                 cert_type: string;
                                 /** @description display name, e.g. Gas Safe */
                                 cert_name: string;
@@ -24744,16 +24656,12 @@ export interface operations {
                             company_name: string;
                             /** @description trade 50 + coverage 30 + certificates 20; 0 when not assignable */
                             score: number;
-                            /** @description false when the firm does not offer the job's own trade, a certificate the trade requires is missing or expired, or its public or employer's liability insurance lapsed; ineligible firms come last */
+                            /** @description false when the firm does not offer the job's own trade, or a certificate the trade requires is missing or expired; ineligible firms come last */
                             eligible: boolean;
                             offers_trade: boolean | null;
                             covers_postcode: boolean | null;
                             /** @description workload: open jobs assigned to the contractor, this job left out */
                             open_jobs: number;
-                            /** @description valid public and employer's liability insurance on the day of the work; the uninsured come after the insured */
-                            insured: boolean;
-                            /** @description each insurance for people: valid until, expired on (not eligible), or none on file */
-                            insurance: string[];
                             reasons: string[];
                             /** @description how the score is made up: one entry per rule, in order (docs/contractors.md "Matching") */
                             score_parts: {
@@ -24928,7 +24836,7 @@ export interface operations {
                                 /** Format: uuid */
                                 contractor_uuid: string;
                                 company_name: string;
-                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
+                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
                                 cert_type: string;
                                 /** @description display name, e.g. Gas Safe */
                                 cert_name: string;
@@ -25133,7 +25041,7 @@ export interface operations {
                                 /** Format: uuid */
                                 contractor_uuid: string;
                                 company_name: string;
-                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
+                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
                                 cert_type: string;
                                 /** @description display name, e.g. Gas Safe */
                                 cert_name: string;
@@ -25365,7 +25273,7 @@ export interface operations {
                                 /** Format: uuid */
                                 contractor_uuid: string;
                                 company_name: string;
-                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
+                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
                                 cert_type: string;
                                 /** @description display name, e.g. Gas Safe */
                                 cert_name: string;
@@ -25599,7 +25507,7 @@ export interface operations {
                                 /** Format: uuid */
                                 contractor_uuid: string;
                                 company_name: string;
-                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability | employers_liability */
+                                /** @description gas_safe | niceic | napit | oftec | fensa | chas | public_liability */
                                 cert_type: string;
                                 /** @description display name, e.g. Gas Safe */
                                 cert_name: string;
@@ -32502,7 +32410,6 @@ export interface operations {
                                 due_soon: number;
                                 expired: number;
                                 missing: number;
-                                non_compliant: number;
                             };
                         };
                         message: string;
@@ -34691,8 +34598,8 @@ export interface operations {
         parameters: {
             query?: {
                 format?: "csv" | "xlsx";
-                /** @description valid, due_soon (expires within the type's due_soon_days, or an unsatisfactory EICR's remedial works pending), expired (before today, London), missing (no certificate) or non_compliant (an EPC below E without a live exemption, remedial works overdue, alarms short of the storeys or rooms) */
-                status?: "valid" | "due_soon" | "expired" | "missing" | "non_compliant";
+                /** @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate) */
+                status?: "valid" | "due_soon" | "expired" | "missing";
                 /** @description only properties of this branch */
                 branch_uuid?: string;
                 /** @description a compliance item type code, e.g. gas_safety */
@@ -51457,8 +51364,8 @@ export interface operations {
     listCompliance: {
         parameters: {
             query?: {
-                /** @description valid, due_soon (expires within the type's due_soon_days, or an unsatisfactory EICR's remedial works pending), expired (before today, London), missing (no certificate) or non_compliant (an EPC below E without a live exemption, remedial works overdue, alarms short of the storeys or rooms) */
-                status?: "valid" | "due_soon" | "expired" | "missing" | "non_compliant";
+                /** @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate) */
+                status?: "valid" | "due_soon" | "expired" | "missing";
                 /** @description only properties of this branch */
                 branch_uuid?: string;
                 /** @description a compliance item type code, e.g. gas_safety */
@@ -51496,10 +51403,10 @@ export interface operations {
                              */
                             uuid: string;
                             /**
-                             * @description valid, due_soon (expires within the type's due_soon_days, or an unsatisfactory EICR's remedial works pending), expired (before today, London), missing (no certificate) or non_compliant (an EPC below E without a live exemption, remedial works overdue, alarms short of the storeys or rooms)
+                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
                              * @enum {string}
                              */
-                            status: "valid" | "due_soon" | "expired" | "missing" | "non_compliant";
+                            status: "valid" | "due_soon" | "expired" | "missing";
                             /** Format: uuid */
                             address_uuid: string;
                             /** @description line 1, town and postcode */
@@ -51517,18 +51424,6 @@ export interface operations {
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             file_uuid: string | null;
-                            /** @description the regulation the type implements */
-                            regulation: string;
-                            /** @description required by what the property is (true) or added by hand */
-                            derived: boolean;
-                            epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                            exemption_until: string | null;
-                            outcome: ("satisfactory" | "unsatisfactory") | null;
-                            remedial_due_on: string | null;
-                            tenant_copy_due_on: string | null;
-                            tenant_copy_served_on: string | null;
-                            /** @description what the latest certificate still owes, for people */
-                            findings: string[];
                         }[];
                         /** @description items matching every filter */
                         count: number;
@@ -51538,7 +51433,6 @@ export interface operations {
                             due_soon: number;
                             expired: number;
                             missing: number;
-                            non_compliant: number;
                         };
                         message: string;
                     };
@@ -51669,10 +51563,6 @@ export interface operations {
                             /** @description created by the agency; false for the seeded UK types (set by law, not editable) */
                             custom: boolean;
                             retired_at: string | null;
-                            /** @description which properties need it: dwelling, gas, hmo, communal, lift, or manual (added by hand) */
-                            applies_to: string;
-                            /** @description the regulation and paragraph it implements (empty for a custom type) */
-                            regulation: string;
                         }[];
                         /** @description total number of matching records */
                         count: number;
@@ -51832,10 +51722,6 @@ export interface operations {
                             /** @description created by the agency; false for the seeded UK types (set by law, not editable) */
                             custom: boolean;
                             retired_at: string | null;
-                            /** @description which properties need it: dwelling, gas, hmo, communal, lift, or manual (added by hand) */
-                            applies_to: string;
-                            /** @description the regulation and paragraph it implements (empty for a custom type) */
-                            regulation: string;
                         };
                         message: string;
                     };
@@ -52030,10 +51916,6 @@ export interface operations {
                             /** @description created by the agency; false for the seeded UK types (set by law, not editable) */
                             custom: boolean;
                             retired_at: string | null;
-                            /** @description which properties need it: dwelling, gas, hmo, communal, lift, or manual (added by hand) */
-                            applies_to: string;
-                            /** @description the regulation and paragraph it implements (empty for a custom type) */
-                            regulation: string;
                         };
                         message: string;
                     };
@@ -52220,10 +52102,6 @@ export interface operations {
                             /** @description created by the agency; false for the seeded UK types (set by law, not editable) */
                             custom: boolean;
                             retired_at: string | null;
-                            /** @description which properties need it: dwelling, gas, hmo, communal, lift, or manual (added by hand) */
-                            applies_to: string;
-                            /** @description the regulation and paragraph it implements (empty for a custom type) */
-                            regulation: string;
                         };
                         message: string;
                     };
@@ -53517,10 +53395,10 @@ export interface operations {
                              */
                             uuid: string;
                             /**
-                             * @description valid, due_soon (expires within the type's due_soon_days, or an unsatisfactory EICR's remedial works pending), expired (before today, London), missing (no certificate) or non_compliant (an EPC below E without a live exemption, remedial works overdue, alarms short of the storeys or rooms)
+                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
                              * @enum {string}
                              */
-                            status: "valid" | "due_soon" | "expired" | "missing" | "non_compliant";
+                            status: "valid" | "due_soon" | "expired" | "missing";
                             /** Format: uuid */
                             address_uuid: string;
                             /** @description line 1, town and postcode */
@@ -53538,18 +53416,6 @@ export interface operations {
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             file_uuid: string | null;
-                            /** @description the regulation the type implements */
-                            regulation: string;
-                            /** @description required by what the property is (true) or added by hand */
-                            derived: boolean;
-                            epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                            exemption_until: string | null;
-                            outcome: ("satisfactory" | "unsatisfactory") | null;
-                            remedial_due_on: string | null;
-                            tenant_copy_due_on: string | null;
-                            tenant_copy_served_on: string | null;
-                            /** @description what the latest certificate still owes, for people */
-                            findings: string[];
                             /** @description every certificate, newest issue first */
                             certificates: {
                                 /** Format: uuid */
@@ -53565,18 +53431,6 @@ export interface operations {
                                 file_name: string | null;
                                 /** Format: date-time */
                                 created_at: string;
-                                epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                                exemption_reference: string | null;
-                                exemption_until: string | null;
-                                outcome: ("satisfactory" | "unsatisfactory") | null;
-                                remedial_due_on: string | null;
-                                remedial_completed_on: string | null;
-                                tenant_copy_due_on: string | null;
-                                tenant_copy_served_on: string | null;
-                                tenant_copy_method: string | null;
-                                smoke_alarm_storeys: number | null;
-                                co_alarm_rooms: string[] | null;
-                                tenancy_start_on: string | null;
                             }[];
                         };
                         message: string;
@@ -53737,10 +53591,10 @@ export interface operations {
                              */
                             uuid: string;
                             /**
-                             * @description valid, due_soon (expires within the type's due_soon_days, or an unsatisfactory EICR's remedial works pending), expired (before today, London), missing (no certificate) or non_compliant (an EPC below E without a live exemption, remedial works overdue, alarms short of the storeys or rooms)
+                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
                              * @enum {string}
                              */
-                            status: "valid" | "due_soon" | "expired" | "missing" | "non_compliant";
+                            status: "valid" | "due_soon" | "expired" | "missing";
                             /** Format: uuid */
                             address_uuid: string;
                             /** @description line 1, town and postcode */
@@ -53758,18 +53612,6 @@ export interface operations {
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             file_uuid: string | null;
-                            /** @description the regulation the type implements */
-                            regulation: string;
-                            /** @description required by what the property is (true) or added by hand */
-                            derived: boolean;
-                            epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                            exemption_until: string | null;
-                            outcome: ("satisfactory" | "unsatisfactory") | null;
-                            remedial_due_on: string | null;
-                            tenant_copy_due_on: string | null;
-                            tenant_copy_served_on: string | null;
-                            /** @description what the latest certificate still owes, for people */
-                            findings: string[];
                             /** @description every certificate, newest issue first */
                             certificates: {
                                 /** Format: uuid */
@@ -53785,18 +53627,6 @@ export interface operations {
                                 file_name: string | null;
                                 /** Format: date-time */
                                 created_at: string;
-                                epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                                exemption_reference: string | null;
-                                exemption_until: string | null;
-                                outcome: ("satisfactory" | "unsatisfactory") | null;
-                                remedial_due_on: string | null;
-                                remedial_completed_on: string | null;
-                                tenant_copy_due_on: string | null;
-                                tenant_copy_served_on: string | null;
-                                tenant_copy_method: string | null;
-                                smoke_alarm_storeys: number | null;
-                                co_alarm_rooms: string[] | null;
-                                tenancy_start_on: string | null;
                             }[];
                         };
                         message: string;
@@ -53926,47 +53756,6 @@ export interface operations {
                      * @description the job file (document) holding it, uploaded through the job files endpoints
                      */
                     job_file_uuid?: string;
-                    /**
-                     * @description the EPC's energy efficiency rating
-                     * @enum {string}
-                     */
-                    epc_rating?: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-                    /** @description EPC below E: the PRS Exemptions Register reference */
-                    exemption_reference?: string;
-                    /**
-                     * Format: date
-                     * @description EPC below E: the exemption's end
-                     */
-                    exemption_until?: string;
-                    /**
-                     * @description the EICR's overall outcome
-                     * @enum {string}
-                     */
-                    outcome?: "satisfactory" | "unsatisfactory";
-                    /**
-                     * Format: date
-                     * @description unsatisfactory EICR: the report's deadline for remedial works, at most 28 days (default 28 days)
-                     */
-                    remedial_due_on?: string;
-                    /**
-                     * Format: date
-                     * @description the date a copy was served on the tenant
-                     */
-                    tenant_copy_served_on?: string;
-                    /**
-                     * @description how the copy was served on the tenant
-                     * @enum {string}
-                     */
-                    tenant_copy_method?: "hand" | "post" | "email" | "portal";
-                    /** @description alarm check: storeys with a working smoke alarm */
-                    smoke_alarm_storeys?: number;
-                    /** @description room names, e.g. "Living room" */
-                    co_alarm_rooms?: string[];
-                    /**
-                     * Format: date
-                     * @description alarm check: the tenancy's first day (the check must be made on it)
-                     */
-                    tenancy_start_on?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -53989,47 +53778,6 @@ export interface operations {
                      * @description the job file (document) holding it, uploaded through the job files endpoints
                      */
                     job_file_uuid?: string;
-                    /**
-                     * @description the EPC's energy efficiency rating
-                     * @enum {string}
-                     */
-                    epc_rating?: "A" | "B" | "C" | "D" | "E" | "F" | "G";
-                    /** @description EPC below E: the PRS Exemptions Register reference */
-                    exemption_reference?: string;
-                    /**
-                     * Format: date
-                     * @description EPC below E: the exemption's end
-                     */
-                    exemption_until?: string;
-                    /**
-                     * @description the EICR's overall outcome
-                     * @enum {string}
-                     */
-                    outcome?: "satisfactory" | "unsatisfactory";
-                    /**
-                     * Format: date
-                     * @description unsatisfactory EICR: the report's deadline for remedial works, at most 28 days (default 28 days)
-                     */
-                    remedial_due_on?: string;
-                    /**
-                     * Format: date
-                     * @description the date a copy was served on the tenant
-                     */
-                    tenant_copy_served_on?: string;
-                    /**
-                     * @description how the copy was served on the tenant
-                     * @enum {string}
-                     */
-                    tenant_copy_method?: "hand" | "post" | "email" | "portal";
-                    /** @description alarm check: storeys with a working smoke alarm */
-                    smoke_alarm_storeys?: number;
-                    /** @description room names, e.g. "Living room" */
-                    co_alarm_rooms?: string[];
-                    /**
-                     * Format: date
-                     * @description alarm check: the tenancy's first day (the check must be made on it)
-                     */
-                    tenancy_start_on?: string;
                     /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
                     csrf_token?: string;
                 };
@@ -54054,10 +53802,10 @@ export interface operations {
                              */
                             uuid: string;
                             /**
-                             * @description valid, due_soon (expires within the type's due_soon_days, or an unsatisfactory EICR's remedial works pending), expired (before today, London), missing (no certificate) or non_compliant (an EPC below E without a live exemption, remedial works overdue, alarms short of the storeys or rooms)
+                             * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
                              * @enum {string}
                              */
-                            status: "valid" | "due_soon" | "expired" | "missing" | "non_compliant";
+                            status: "valid" | "due_soon" | "expired" | "missing";
                             /** Format: uuid */
                             address_uuid: string;
                             /** @description line 1, town and postcode */
@@ -54075,18 +53823,6 @@ export interface operations {
                             contractor_uuid: string | null;
                             contractor_name: string | null;
                             file_uuid: string | null;
-                            /** @description the regulation the type implements */
-                            regulation: string;
-                            /** @description required by what the property is (true) or added by hand */
-                            derived: boolean;
-                            epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                            exemption_until: string | null;
-                            outcome: ("satisfactory" | "unsatisfactory") | null;
-                            remedial_due_on: string | null;
-                            tenant_copy_due_on: string | null;
-                            tenant_copy_served_on: string | null;
-                            /** @description what the latest certificate still owes, for people */
-                            findings: string[];
                             /** @description every certificate, newest issue first */
                             certificates: {
                                 /** Format: uuid */
@@ -54102,18 +53838,6 @@ export interface operations {
                                 file_name: string | null;
                                 /** Format: date-time */
                                 created_at: string;
-                                epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                                exemption_reference: string | null;
-                                exemption_until: string | null;
-                                outcome: ("satisfactory" | "unsatisfactory") | null;
-                                remedial_due_on: string | null;
-                                remedial_completed_on: string | null;
-                                tenant_copy_due_on: string | null;
-                                tenant_copy_served_on: string | null;
-                                tenant_copy_method: string | null;
-                                smoke_alarm_storeys: number | null;
-                                co_alarm_rooms: string[] | null;
-                                tenancy_start_on: string | null;
                             }[];
                         };
                         message: string;
@@ -54299,10 +54023,10 @@ export interface operations {
                                  */
                                 uuid: string;
                                 /**
-                                 * @description valid, due_soon (expires within the type's due_soon_days, or an unsatisfactory EICR's remedial works pending), expired (before today, London), missing (no certificate) or non_compliant (an EPC below E without a live exemption, remedial works overdue, alarms short of the storeys or rooms)
+                                 * @description valid, due_soon (expires within the type's due_soon_days), expired (before today, London) or missing (no certificate)
                                  * @enum {string}
                                  */
-                                status: "valid" | "due_soon" | "expired" | "missing" | "non_compliant";
+                                status: "valid" | "due_soon" | "expired" | "missing";
                                 /** Format: uuid */
                                 address_uuid: string;
                                 /** @description line 1, town and postcode */
@@ -54320,907 +54044,7 @@ export interface operations {
                                 contractor_uuid: string | null;
                                 contractor_name: string | null;
                                 file_uuid: string | null;
-                                /** @description the regulation the type implements */
-                                regulation: string;
-                                /** @description required by what the property is (true) or added by hand */
-                                derived: boolean;
-                                epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                                exemption_until: string | null;
-                                outcome: ("satisfactory" | "unsatisfactory") | null;
-                                remedial_due_on: string | null;
-                                tenant_copy_due_on: string | null;
-                                tenant_copy_served_on: string | null;
-                                /** @description what the latest certificate still owes, for people */
-                                findings: string[];
                             }[];
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
-                        reason?: string;
-                        /** @description the reason as a sentence for the sign-in page */
-                        message?: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Idempotency-Key reused with a different request */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-        };
-    };
-    updateComplianceItemsCertificates: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
-                "idempotency-key"?: string;
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-                certificate_uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /**
-                     * Format: uuid
-                     * @description the document, a job file of the agency
-                     */
-                    job_file_uuid?: string;
-                    /**
-                     * Format: date
-                     * @description the copy served on the tenant
-                     */
-                    tenant_copy_served_on?: string;
-                    /**
-                     * @description how the copy was served on the tenant
-                     * @enum {string}
-                     */
-                    tenant_copy_method?: "hand" | "post" | "email" | "portal";
-                    /**
-                     * Format: date
-                     * @description unsatisfactory EICR: remedial works completed
-                     */
-                    remedial_completed_on?: string;
-                    exemption_reference?: string;
-                    /** Format: date */
-                    exemption_until?: string;
-                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
-                    csrf_token?: string;
-                };
-                "application/x-www-form-urlencoded": {
-                    /**
-                     * Format: uuid
-                     * @description the document, a job file of the agency
-                     */
-                    job_file_uuid?: string;
-                    /**
-                     * Format: date
-                     * @description the copy served on the tenant
-                     */
-                    tenant_copy_served_on?: string;
-                    /**
-                     * @description how the copy was served on the tenant
-                     * @enum {string}
-                     */
-                    tenant_copy_method?: "hand" | "post" | "email" | "portal";
-                    /**
-                     * Format: date
-                     * @description unsatisfactory EICR: remedial works completed
-                     */
-                    remedial_completed_on?: string;
-                    exemption_reference?: string;
-                    /** Format: date */
-                    exemption_until?: string;
-                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
-                    csrf_token?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
-                    "X-Ignored-Fields"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            /**
-                             * Format: uuid
-                             * @description the compliance item
-                             */
-                            uuid: string;
-                            /**
-                             * @description valid, due_soon (expires within the type's due_soon_days, or an unsatisfactory EICR's remedial works pending), expired (before today, London), missing (no certificate) or non_compliant (an EPC below E without a live exemption, remedial works overdue, alarms short of the storeys or rooms)
-                             * @enum {string}
-                             */
-                            status: "valid" | "due_soon" | "expired" | "missing" | "non_compliant";
-                            /** Format: uuid */
-                            address_uuid: string;
-                            /** @description line 1, town and postcode */
-                            address: string;
-                            branch_uuid: string | null;
-                            branch_name: string | null;
-                            type_code: string;
-                            type_name: string;
-                            interval_months: number | null;
-                            required_document: string;
-                            certificate_uuid: string | null;
-                            issued_on: string | null;
-                            expires_on: string | null;
-                            expires_on_text: string | null;
-                            contractor_uuid: string | null;
-                            contractor_name: string | null;
-                            file_uuid: string | null;
-                            /** @description the regulation the type implements */
-                            regulation: string;
-                            /** @description required by what the property is (true) or added by hand */
-                            derived: boolean;
-                            epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                            exemption_until: string | null;
-                            outcome: ("satisfactory" | "unsatisfactory") | null;
-                            remedial_due_on: string | null;
-                            tenant_copy_due_on: string | null;
-                            tenant_copy_served_on: string | null;
-                            /** @description what the latest certificate still owes, for people */
-                            findings: string[];
-                            /** @description every certificate, newest issue first */
-                            certificates: {
-                                /** Format: uuid */
-                                uuid: string;
-                                /** Format: date */
-                                issued_on: string;
-                                expires_on: string | null;
-                                reference: string;
-                                contractor_uuid: string | null;
-                                contractor_name: string | null;
-                                job_uuid: string | null;
-                                file_uuid: string | null;
-                                file_name: string | null;
-                                /** Format: date-time */
-                                created_at: string;
-                                epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                                exemption_reference: string | null;
-                                exemption_until: string | null;
-                                outcome: ("satisfactory" | "unsatisfactory") | null;
-                                remedial_due_on: string | null;
-                                remedial_completed_on: string | null;
-                                tenant_copy_due_on: string | null;
-                                tenant_copy_served_on: string | null;
-                                tenant_copy_method: string | null;
-                                smoke_alarm_storeys: number | null;
-                                co_alarm_rooms: string[] | null;
-                                tenancy_start_on: string | null;
-                            }[];
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
-                        reason?: string;
-                        /** @description the reason as a sentence for the sign-in page */
-                        message?: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Idempotency-Key reused with a different request */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-        };
-    };
-    createComplianceItemsBulk: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
-                "idempotency-key"?: string;
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description a compliance item type code, e.g. gas_safety */
-                    type: string;
-                    /** @description a selection of properties */
-                    address_uuids?: string[];
-                    /**
-                     * Format: uuid
-                     * @description every unit of a building
-                     */
-                    building_uuid?: string;
-                    /**
-                     * @description every property of the agency
-                     * @enum {boolean}
-                     */
-                    all?: true;
-                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
-                    csrf_token?: string;
-                };
-                "application/x-www-form-urlencoded": {
-                    /** @description a compliance item type code, e.g. gas_safety */
-                    type: string;
-                    /** @description a selection of properties */
-                    address_uuids?: string[];
-                    /**
-                     * Format: uuid
-                     * @description every unit of a building
-                     */
-                    building_uuid?: string;
-                    /**
-                     * @description every property of the agency
-                     * @enum {boolean}
-                     */
-                    all?: true;
-                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
-                    csrf_token?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
-                    "X-Ignored-Fields"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            type: string;
-                            /** @description properties selected */
-                            properties: number;
-                            /** @description items added */
-                            created: number;
-                            /** @description properties that already had one */
-                            existing: number;
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
-                        reason?: string;
-                        /** @description the reason as a sentence for the sign-in page */
-                        message?: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Idempotency-Key reused with a different request */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-        };
-    };
-    updateCompliancePropertiesProfile: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
-                "idempotency-key"?: string;
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    gas_supply?: boolean | null;
-                    storeys?: number | null;
-                    /** @description room names, e.g. "Living room" */
-                    combustion_rooms?: string[];
-                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
-                    csrf_token?: string;
-                };
-                "application/x-www-form-urlencoded": {
-                    gas_supply?: boolean | null;
-                    storeys?: number | null;
-                    /** @description room names, e.g. "Living room" */
-                    combustion_rooms?: string[];
-                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
-                    csrf_token?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
-                    "X-Ignored-Fields"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            gas_supply: boolean | null;
-                            storeys: number | null;
-                            combustion_rooms: string[];
-                            items: {
-                                /**
-                                 * Format: uuid
-                                 * @description the compliance item
-                                 */
-                                uuid: string;
-                                /**
-                                 * @description valid, due_soon (expires within the type's due_soon_days, or an unsatisfactory EICR's remedial works pending), expired (before today, London), missing (no certificate) or non_compliant (an EPC below E without a live exemption, remedial works overdue, alarms short of the storeys or rooms)
-                                 * @enum {string}
-                                 */
-                                status: "valid" | "due_soon" | "expired" | "missing" | "non_compliant";
-                                /** Format: uuid */
-                                address_uuid: string;
-                                /** @description line 1, town and postcode */
-                                address: string;
-                                branch_uuid: string | null;
-                                branch_name: string | null;
-                                type_code: string;
-                                type_name: string;
-                                interval_months: number | null;
-                                required_document: string;
-                                certificate_uuid: string | null;
-                                issued_on: string | null;
-                                expires_on: string | null;
-                                expires_on_text: string | null;
-                                contractor_uuid: string | null;
-                                contractor_name: string | null;
-                                file_uuid: string | null;
-                                /** @description the regulation the type implements */
-                                regulation: string;
-                                /** @description required by what the property is (true) or added by hand */
-                                derived: boolean;
-                                epc_rating: ("A" | "B" | "C" | "D" | "E" | "F" | "G") | null;
-                                exemption_until: string | null;
-                                outcome: ("satisfactory" | "unsatisfactory") | null;
-                                remedial_due_on: string | null;
-                                tenant_copy_due_on: string | null;
-                                tenant_copy_served_on: string | null;
-                                /** @description what the latest certificate still owes, for people */
-                                findings: string[];
-                            }[];
-                        };
-                        message: string;
-                    };
-                };
-            };
-            /** @description Invalid or missing required parameter */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Authentication required */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        /** @description why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ... */
-                        reason?: string;
-                        /** @description the reason as a sentence for the sign-in page */
-                        message?: string;
-                    };
-                };
-            };
-            /** @description Missing permission or CSRF token */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description A body whose Content-Type the operation does not take (decided before authentication) */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Idempotency-Key reused with a different request */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Rate limit exceeded (spec 7) */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                        message: string;
-                        limit: number;
-                        /** @description seconds */
-                        retry_after: number;
-                    };
-                };
-            };
-            /** @description Unexpected failure (spec 7): `An error occurred. Please try again.`, details only in the log */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: false;
-                        error: string;
-                    };
-                };
-            };
-        };
-    };
-    updateComplianceBuildingsProfile: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Optional. The same key with the same request from the same account within 24 h answers the first answer again (header Idempotent-Replayed: true) and changes nothing; another request under the key is 422; while the first request runs, 409 with Retry-After. A secret shown once (a signing secret, a key, a token) is not kept: the replay omits it and names it in Idempotent-Withheld. docs/api.md "Idempotency-Key". */
-                "idempotency-key"?: string;
-                /** @description Single-use CSRF token from GET /api/security/csrf-token (spec 5.3). It may travel here or as `csrf_token` in the body; the docs page fills it in by itself before each write. */
-                "x-csrf-token"?: string;
-            };
-            path: {
-                uuid: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @description the building has a passenger lift */
-                    has_lift: boolean;
-                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
-                    csrf_token?: string;
-                };
-                "application/x-www-form-urlencoded": {
-                    /** @description the building has a passenger lift */
-                    has_lift: boolean;
-                    /** @description CSRF token from GET /api/security/csrf-token (or send X-CSRF-Token) */
-                    csrf_token?: string;
-                };
-            };
-        };
-        responses: {
-            /** @description Default Response */
-            200: {
-                headers: {
-                    /** @description Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none */
-                    "X-Ignored-Fields"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {boolean} */
-                        success: true;
-                        data: {
-                            has_lift: boolean;
                         };
                         message: string;
                     };

@@ -46,7 +46,6 @@ import * as m061600 from './2026_12_06_1600_uk_addresses.ts';
 import * as m061700 from './2026_12_06_1700_money_treatment.ts';
 import * as m061900 from './2026_12_06_1900_search_indexes.ts';
 import * as m061860 from './2026_12_06_1860_hazard_awareness.ts';
-import * as m061870 from './2026_12_06_1870_compliance_by_regulation.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -94,5 +93,4 @@ export const migrations: Record<string, Migration> = {
   '2026_12_06_1700_money_treatment': m061700,
   '2026_12_06_1900_search_indexes': m061900,
   '2026_12_06_1860_hazard_awareness': m061860,
-  '2026_12_06_1870_compliance_by_regulation': m061870,
 };

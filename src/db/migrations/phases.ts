@@ -83,8 +83,4 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
     phase: 'expand',
     summary: 'hazards: awareness reason, milestone recorded times, further works start clock, summary delivery and second channel, scope; hazard_property_scopes (new table); agencies.hazard_private_rented_policy (on for agencies that have a hazard)',
   },
-  '2026_12_06_1870_compliance_by_regulation': {
-    phase: 'expand',
-    summary: 'compliance by regulation: addresses.gas_supply, storeys, combustion_rooms; buildings.has_lift; compliance_item_types.applies_to and regulation; compliance_items.derived; certificate EPC rating and exemption, EICR outcome and remedial works, tenant copy, alarms per storey and room',
-  },
 };

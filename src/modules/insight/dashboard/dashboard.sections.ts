@@ -50,7 +50,7 @@ export const unpaidInvoicesSection: DashboardSection = async (deps, ctx) => {
 };
 
 /**
- * `compliance: { valid, due_soon, expired, missing, non_compliant }`: compliance items of the properties of the
+ * `compliance: { valid, due_soon, expired, missing }`: compliance items of the properties of the
  * caller's agency per status today (docs/compliance.md). Absent for contractors and tenants.
  */
 export const complianceSection: DashboardSection = async (deps, ctx) => {

@@ -84,7 +84,7 @@ const { limit: _cl, offset: _co, ...registerFilters } = RegisterQuery.properties
 const complianceRegister: ReportDef = {
   name: 'compliance-register',
   title: 'Compliance register',
-  description: 'Every compliance item of the agency\'s properties with its status today (valid, due_soon, expired, missing, non_compliant), latest certificate and issuer, as GET /api/compliance (all pages) with its filters.',
+  description: 'Every compliance item of the agency\'s properties with its status today (valid, due_soon, expired, missing), latest certificate and issuer, as GET /api/compliance (all pages) with its filters.',
   permission: 'api.compliance.view',
   filters: registerFilters,
   columns: [
