@@ -44,16 +44,17 @@ export function UserFormPage() {
   const [search] = useSearchParams();
   const contractorUuid = uuid ? null : search.get('contractor_uuid');
   const tenantUuid = uuid ? null : search.get('tenant_uuid');
-  const linked = useLoad(['users', 'link', contractorUuid, tenantUuid], async (): Promise<LinkTo | null> => {
+  const linked = useLoad(['users', 'link', contractorUuid, tenantUuid], async (): Promise<{ to: LinkTo | null }> => {
+    // Wrapped: Loaded waits while its data is null, and an edit or a plain invitation links to nothing.
     if (contractorUuid) {
       const c = (await api.GET('/api/contractors/{uuid}', { params: { path: { uuid: contractorUuid } } })).data!.data;
-      return { kind: 'contractor', uuid: c.uuid, name: c.contact_name ?? c.company_name, email: c.email ?? null };
+      return { to: { kind: 'contractor', uuid: c.uuid, name: c.contact_name ?? c.company_name, email: c.email ?? null } };
     }
     if (tenantUuid) {
       const t = (await api.GET('/api/tenants/{uuid}', { params: { path: { uuid: tenantUuid } } })).data!.data;
-      return { kind: 'tenant', uuid: t.uuid, name: t.name, email: t.email ?? null };
+      return { to: { kind: 'tenant', uuid: t.uuid, name: t.name, email: t.email ?? null } };
     }
-    return null;
+    return { to: null };
   });
   return (
     <>
@@ -70,7 +71,7 @@ export function UserFormPage() {
               <Loaded load={roles}>
                 {(rs) => (
                   <Loaded load={linked}>
-                    {(link) => (
+                    {({ to: link }) => (
                       <UserForm
                         key={u.updated_at ?? `new-${link?.uuid ?? ''}`}
                         user={u}
