@@ -370,7 +370,8 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await page.getByLabel('Unit price in pounds, before VAT').fill('79.50');
     await page.getByRole('button', { name: 'Submit a quote' }).click();
     await page.getByText('Quote submitted.').waitFor();
-    await page.locator('#money ~ ul li', { hasText: '£79.50' }).waitFor();
+    // Quotes are a table now (one row per quote, compared side by side): the price before VAT is its own cell.
+    await page.getByRole('region', { name: 'Quotes' }).getByRole('row', { name: /Replace trap and waste pipe/ }).getByRole('cell', { name: '£79.50', exact: true }).first().waitFor();
     await checkAndShoot(page, 'contractor-job');
     await page.getByRole('button', { name: 'Mark completed' }).click();
     await statusIs(page, 'Completed');
@@ -583,7 +584,8 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     // 31 minutes without a request: the next call is refused and the sign-in page says why.
     t.clock.advance(31 * 60);
     await page.getByRole('link', { name: 'Addresses' }).click();
-    await page.getByText('Your session has ended. Please sign in again.').waitFor();
+    // The server says why (docs/security.md "Why a session ended"), and the sign-in page shows it.
+    await page.getByText('You were signed out after 30 minutes without activity.').waitFor();
     expect(new URL(page.url()).searchParams.get('next')).toBe('/addresses');
   });
 
