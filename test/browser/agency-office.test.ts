@@ -84,7 +84,8 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await dialog.getByRole('button', { name: 'Suspend' }).click();
     await page.getByText('Suspended: its people cannot sign in until it is reactivated.').waitFor();
     await page.getByRole('button', { name: 'Reactivate' }).click();
-    await page.getByText('Reactivated.').waitFor();
+    // Exact: the suspension's sentence ends in "reactivated." too, and a substring match would not wait for the answer.
+    await page.getByText('Reactivated.', { exact: true }).waitFor();
     expect((await t.db.selectFrom('agencies').select('suspended_at').where('id', '=', row.id).executeTakeFirstOrThrow()).suspended_at).toBeNull();
   });
 
