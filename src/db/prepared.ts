@@ -35,7 +35,11 @@ export type Value<T> = T | Expression<T>;
 /** The parameter expressions of `Values`: each key stands for its value in the query. */
 export type Params<Values> = { readonly [K in keyof Values]-?: Expression<NonNullable<Values[K]>> };
 
-/** Parameter expressions: `p.key` is the parameter named `key`. */
+/**
+ * Parameter expressions: `p.key` is the parameter named `key`. The Proxy below wraps an empty object
+ * only, to name placeholders as they are read while a prepared statement is built; it wraps no
+ * driver, connection or client, and nothing runs through it when a statement executes.
+ */
 function params<Values extends object>(): Params<Values> {
   const made = new Map<string, Expression<unknown>>();
   const get = (_target: object, key: string | symbol) => {
