@@ -27,7 +27,8 @@ FROM node:24-slim
 ENV NODE_ENV=production \
     CARETAKER_DATA_DIR=/data \
     HOST=0.0.0.0 \
-    PORT=3000
+    PORT=3000 \
+    CARETAKER_SYSOPS_SECOND_FACTOR=true
 WORKDIR /app
 # Node runs the TypeScript sources directly (type stripping): nothing is compiled at start.
 COPY --from=deps /app/node_modules ./node_modules

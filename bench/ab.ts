@@ -62,7 +62,7 @@ async function start(root: string, tag: string): Promise<BenchServer> {
     LOG_LEVEL: 'silent',
     CARETAKER_COOKIE_SECURE: 'false',
     CARETAKER_RATE_LIMIT_IP_MAX: '1000000',
-    CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '1000000',
+    CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '1000000', CARETAKER_RATE_LIMIT_AGENCY_MAX: '10000000',
     BENCH_ENGINE: 'postgres',
     DATABASE_URL: DB,
     CARETAKER_REDIS_PREFIX: `caretaker-bench-ab:${tag}:${process.pid}:`,

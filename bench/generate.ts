@@ -11,6 +11,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../src/db/database.ts';
+import { createHistoryMonths } from '../src/modules/platform/gdpr/index.ts';
 
 /** Agencies unless `GenerateOptions.agencies` says otherwise. */
 export const AGENCIES = 10;
@@ -87,6 +88,9 @@ export async function generate(db: Db, o: GenerateOptions): Promise<number> {
   await run(db, `insert into agency_counters (agency_id, name, value)
     select g, 'job_reference', ${o.jobs} + 1 from generate_series(1, ${agencies}) g`);
 
+  // The history tables are partitioned by month (docs/operations.md "History partitions and
+  // retention"): the year's months are created first, so the activity lands in them, not in DEFAULT.
+  await createHistoryMonths(db, new Date(new Date(BENCH_NOW).getTime() - 366 * 86_400_000), new Date(BENCH_NOW));
   // Activity: agency (g % agencies) + 1, one of its six users, eight actions, the same year.
   await run(db, `insert into activity_log (id, agency_id, user_id, user_name, action, resource_type, resource_id, ip_address,
       details, created_at)

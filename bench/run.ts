@@ -273,7 +273,7 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     LOG_LEVEL: 'silent',
     CARETAKER_COOKIE_SECURE: 'false',
     CARETAKER_RATE_LIMIT_IP_MAX: '1000000',
-    CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '1000000',
+    CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '1000000', CARETAKER_RATE_LIMIT_AGENCY_MAX: '10000000',
     CARETAKER_DATA_DIR: db.dataDir,
     BENCH_LABEL: `${engine}/${size}`,
     BENCH_ENGINE: engine,

@@ -65,7 +65,8 @@ process.stdout.write(`OpenAPI document: ${path.relative(root, docPath)} (${doc.l
  * text): openapi-typescript with the root types, as its command line writes them with
  * `--root-types`, except that a string of `format: binary` (a multipart upload's `file`, a file
  * answer) is a `Blob`, so a file is sent typed (the client sends a body with a Blob as
- * multipart/form-data, clients/typescript/src/index.ts `serializeBody`) instead of as a string.
+ * multipart/form-data, clients/typescript/src/index.ts `uploadForm`, which also takes bytes and
+ * streams for it) instead of as a string.
  */
 async function schemaTypes(doc: string): Promise<string> {
   const blob = ts.factory.createTypeReferenceNode(ts.factory.createIdentifier('Blob'));
@@ -79,13 +80,15 @@ async function schemaTypes(doc: string): Promise<string> {
 
 /**
  * The client's list of GET operations whose 200 answer is a file or text only (no JSON media
- * type): clients/typescript/src/binary.ts.
+ * type; not the live stream): clients/typescript/src/binary.ts.
  */
 function binaryGets(document: { paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>> }): string {
   const list = Object.entries(document.paths)
     .filter(([, item]) => {
       const types = Object.keys(item.get?.responses?.['200']?.content ?? {});
-      return types.length > 0 && !types.includes('application/json');
+      // The live stream never ends: read as a Blob, a GET of it would never return (the client's
+      // `events` reads it as it comes).
+      return types.length > 0 && !types.includes('application/json') && !types.includes('text/event-stream');
     })
     .map(([p]) => p);
   return [

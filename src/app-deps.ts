@@ -6,6 +6,7 @@ import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Config } from './config/config.ts';
 import type { Db } from './db/database.ts';
+import type { ReadRouting } from './db/replica.ts';
 import type { Clock } from './lib/clock.ts';
 import type { RateLimitStore } from './core/rate-limit.ts';
 import type { AuthEpoch } from './core/auth-epoch.ts';
@@ -16,10 +17,16 @@ import type { FileStore } from './storage/file-store.ts';
 import type { Mailer } from './core/mailer.ts';
 import type { ListenChannel } from './db/notifications.ts';
 import type { PgBoss } from 'pg-boss';
+import type { SecretBox } from './lib/secret-box.ts';
 
 export interface AppDeps {
   config: Readonly<Config>;
   db: Db;
+  /**
+   * The database of the reads that may lag (lists, dashboard, reports, search, exports): the read
+   * replica when configured and current enough, else `db` (src/db/replica.ts).
+   */
+  reads: ReadRouting;
   engine: 'pglite' | 'postgres';
   clock: Clock;
   limiter: RateLimitStore;
@@ -50,6 +57,8 @@ export interface AppDeps {
   queueAdmin?: (<T>(fn: (boss: PgBoss) => Promise<T>) => Promise<T>) | undefined;
   /** LISTEN on a database notification channel (PostgreSQL: its own connection; PGlite: in process), for the live updates (docs/live-updates.md). */
   listen: ListenChannel;
+  /** Encrypts and decrypts the secrets stored in the database (TOTP secrets) under the instance's secrets key (src/lib/secret-box.ts). */
+  secrets: SecretBox;
   /** Process start time, for uptime. */
   startedAt: Date;
 }

@@ -27,6 +27,9 @@ const DashboardPage = page(() => import('./pages/dashboard.tsx'), 'DashboardPage
 const ActivityPage = page(() => import('./pages/lists.tsx'), 'ActivityPage');
 const AddressesPage = page(() => import('./pages/lists.tsx'), 'AddressesPage');
 const BranchesPage = page(() => import('./pages/lists.tsx'), 'BranchesPage');
+const AgentsPage = page(() => import('./pages/agents.tsx'), 'AgentsPage');
+const BuildingsPage = page(() => import('./pages/buildings.tsx'), 'BuildingsPage');
+const BuildingPage = page(() => import('./pages/buildings.tsx'), 'BuildingPage');
 const ContractorsPage = page(() => import('./pages/lists.tsx'), 'ContractorsPage');
 const TenantsPage = page(() => import('./pages/lists.tsx'), 'TenantsPage');
 const UsersPage = page(() => import('./pages/lists.tsx'), 'UsersPage');
@@ -58,6 +61,13 @@ const TemplateEditPage = page(() => import('./pages/templates.tsx'), 'TemplateEd
 const LandlordsPage = page(() => import('./pages/landlords.tsx'), 'LandlordsPage');
 const LandlordPage = page(() => import('./pages/landlords.tsx'), 'LandlordPage');
 const PropertyPage = page(() => import('./pages/property.tsx'), 'PropertyPage');
+const WebhooksPage = page(() => import('./pages/office-admin.tsx'), 'WebhooksPage');
+const NoticesPage = page(() => import('./pages/office-admin.tsx'), 'NoticesPage');
+const RolesPage = page(() => import('./pages/office-admin.tsx'), 'RolesPage');
+const OperationsPage = page(() => import('./pages/office-ops.tsx'), 'OperationsPage');
+const ReportsPage = page(() => import('./pages/office-ops.tsx'), 'ReportsPage');
+const SetupPage = page(() => import('./pages/office-setup.tsx'), 'SetupPage');
+const PricingPage = page(() => import('./pages/pricing.tsx'), 'PricingPage');
 
 /**
  * A route open only to callers holding `permission` (and, with `staffOnly`, only to staff): others
@@ -255,6 +265,30 @@ export function AppRoutes() {
               }
             />
             <Route
+              path="/buildings"
+              element={
+                <Guard permission="api.addresses.view" staffOnly>
+                  <BuildingsPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/buildings/:uuid"
+              element={
+                <Guard permission="api.addresses.view" staffOnly>
+                  <BuildingPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/agents"
+              element={
+                <Guard permission="api.agents.view" staffOnly>
+                  <AgentsPage />
+                </Guard>
+              }
+            />
+            <Route
               path="/activity"
               element={
                 <Guard permission="api.admin.activity-log.manage">
@@ -395,6 +429,62 @@ export function AppRoutes() {
               element={
                 <Guard permission="api.messaging.templates.manage" staffOnly>
                   <TemplateEditPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/webhooks"
+              element={
+                <Guard permission="api.webhooks.manage" staffOnly>
+                  <WebhooksPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/notices"
+              element={
+                <Guard permission="api.notices.view" staffOnly>
+                  <NoticesPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/roles"
+              element={
+                <Guard permission="api.admin.roles.view" staffOnly>
+                  <RolesPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/operations"
+              element={
+                <Guard permission="api.system.queue.view">
+                  <OperationsPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/reports"
+              element={
+                <Guard permission="api.reports.view" staffOnly>
+                  <ReportsPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/setup"
+              element={
+                <Guard permission="api.contractors.view" staffOnly>
+                  <SetupPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/pricing"
+              element={
+                <Guard permission="api.pricing.view" staffOnly>
+                  <PricingPage />
                 </Guard>
               }
             />

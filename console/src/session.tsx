@@ -10,7 +10,9 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/browser';
 import { api, lastActivityAt, onActivity, onSessionEnded } from './api.ts';
+import { passkeyAssertion } from './passkey.ts';
 import { looksRemembered } from './logic/session.ts';
 import { partyOf, type Party } from './logic/transitions.ts';
 import { setOutboxUser } from './outbox.ts';
@@ -29,9 +31,47 @@ interface SessionValue {
   lastActivity: number;
   /** Why the user is on the sign-in page again (session ended), if so. */
   endedReason: string | null;
-  signIn(email: string, password: string, rememberMe: boolean): Promise<void>;
+  /** Signs in; returns the second-factor step when the account needs one (docs/api.md "Addition: the second factor"). */
+  signIn(email: string, password: string, rememberMe: boolean): Promise<SecondFactorStep | null>;
+  /** Answers a second-factor step (a code, a recovery code or a passkey's assertion); returns recovery codes after a forced enrolment (shown once). */
+  finishSignIn(answer: SecondFactorAnswer): Promise<string[] | null>;
+  /** Signs in password-less with a passkey of this site (passkey.ts); returns a second-factor step if the server still asks for one. */
+  signInWithPasskey(rememberMe: boolean): Promise<SecondFactorStep | null>;
   signOut(): Promise<void>;
   refresh(): Promise<void>;
+}
+
+/** A sign-in waiting for its second factor: the 401 body of POST /api/auth/session. */
+export interface SecondFactorStep {
+  challenge: string;
+  methods: string[];
+  reason: string;
+  message: string;
+}
+
+/** The answer to a second-factor step: exactly one of a code, a recovery code or a passkey's assertion. */
+export interface SecondFactorAnswer {
+  challenge: string;
+  code?: string;
+  recovery_code?: string;
+  passkey?: AuthenticationResponseJSON;
+}
+
+/**
+ * POST /api/auth/session with the body read on a 401 too (the typed client drops it): a 401
+ * carrying a challenge is the second-factor step; any other refusal is thrown as the client would.
+ */
+async function postSession(body: object): Promise<{ step: SecondFactorStep | null; data: { recovery_codes?: string[] } | null }> {
+  const res = await fetch('/api/auth/session', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+  if (res.status === 401 && typeof json?.challenge === 'string') {
+    return { step: { challenge: json.challenge, methods: (json.methods as string[]) ?? [], reason: String(json.reason ?? ''), message: String(json.message ?? '') }, data: null };
+  }
+  if (!res.ok) {
+    const retry = Number(res.headers.get('retry-after') ?? '1');
+    throw Object.assign(new Error(typeof json?.message === 'string' && res.status === 401 ? json.message : String(json?.error ?? 'The request was refused.')), { status: res.status, retryAfterSeconds: retry });
+  }
+  return { step: null, data: (json?.data ?? null) as { recovery_codes?: string[] } | null };
 }
 
 const SessionContext = createContext<SessionValue | null>(null);
@@ -76,15 +116,41 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, [refresh, client]);
 
+  /** After any accepted sign-in: the previous person's cached reads dropped, the new person loaded. */
+  const arrive = useCallback(async () => {
+    client.clear();
+    await clearOfflineReads();
+    setEndedReason(null);
+    await refresh();
+  }, [refresh, client]);
+
   const signIn = useCallback(
     async (email: string, password: string, rememberMe: boolean) => {
-      await api.POST('/api/auth/session', { body: { email, password, remember_me: rememberMe } });
-      client.clear();
-      await clearOfflineReads();
-      setEndedReason(null);
-      await refresh();
+      const { step } = await postSession({ email, password, remember_me: rememberMe });
+      if (step) return step;
+      await arrive();
+      return null;
     },
-    [refresh, client],
+    [arrive],
+  );
+
+  const finishSignIn = useCallback(
+    async (answer: SecondFactorAnswer) => {
+      const { data } = await postSession(answer);
+      await arrive();
+      return data?.recovery_codes ?? null;
+    },
+    [arrive],
+  );
+
+  const signInWithPasskey = useCallback(
+    async (rememberMe: boolean) => {
+      const { step } = await postSession(await passkeyAssertion({ remember_me: rememberMe }));
+      if (step) return step;
+      await arrive();
+      return null;
+    },
+    [arrive],
   );
 
   const signOut = useCallback(async () => {
@@ -115,10 +181,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       lastActivity,
       endedReason,
       signIn,
+      finishSignIn,
+      signInWithPasskey,
       signOut,
       refresh,
     }),
-    [me, loading, permissions, lastActivity, endedReason, signIn, signOut, refresh],
+    [me, loading, permissions, lastActivity, endedReason, signIn, finishSignIn, signInWithPasskey, signOut, refresh],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

@@ -66,3 +66,5 @@ export type JobSummary = Item<'/api/jobs/manage'>;
 export type ComplianceItemDetail = One<'/api/compliance/items/{uuid}'>;
 /** A job's document (GET /api/jobs/{uuid}/documents). */
 export type JobDocument = Item<'/api/jobs/{uuid}/documents'>;
+/** A tenancy with its tenants, served documents and what is owed (GET /api/properties/{uuid}/tenancies/{tenancy_uuid}). */
+export type TenancyDetail = One<'/api/properties/{uuid}/tenancies/{tenancy_uuid}'>;

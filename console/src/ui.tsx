@@ -252,6 +252,17 @@ export function formatLondonDateTime(iso: string | null | undefined): string {
   return `${p.weekday} ${p.day} ${p.month} ${p.year}, ${p.hour}:${p.minute}`;
 }
 
+/** formatLondonDate's. */
+const LONDON_DATE = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
+
+/** "Thu 26 Nov 2026": the London day of an instant (or of a YYYY-MM-DD date), '-' when there is none. */
+export function formatLondonDate(iso: string | null | undefined): string {
+  if (!iso) return '-';
+  const at = /^\d{4}-\d{2}-\d{2}$/.test(iso) ? new Date(`${iso}T12:00:00Z`) : new Date(iso);
+  const p = Object.fromEntries(LONDON_DATE.formatToParts(at).map((x) => [x.type, x.value]));
+  return `${p.weekday} ${p.day} ${p.month} ${p.year}`;
+}
+
 /** "£1,234.50" from pence. */
 export function formatPence(pence: number): string {
   return POUNDS.format(pence / 100);

@@ -49,6 +49,8 @@ export const CONFIG_GROUPS: ConfigGroup[] = [
       v('CARETAKER_UPLOAD_BANNER_MAX_BYTES', '2097152', 'largest appearance banner upload in bytes'),
       v('CARETAKER_SHUTDOWN_TIMEOUT_S', '10', 'seconds requests in flight get to finish on SIGTERM'),
       v('CARETAKER_PLAYGROUND', 'false', 'playground mode: only SysOps and API accounts may log in'),
+      v('CARETAKER_SYSOPS_SECOND_FACTOR', 'false', 'SysOps accounts must sign in with a second factor (TOTP or passkey); true in the container image'),
+      v('CARETAKER_SECRETS_KEY', undefined, 'key that encrypts stored secrets such as TOTP secrets (32 bytes: openssl rand -base64 32); unset: secrets.key in CARETAKER_DATA_DIR, made on first start; instances sharing a database must share it', { secret: true }),
     ],
   },
   {
@@ -56,6 +58,10 @@ export const CONFIG_GROUPS: ConfigGroup[] = [
     variables: [
       v('DATABASE_URL', undefined, 'postgres://user:password@host:5432/db; unset: the embedded PGlite database in CARETAKER_DATA_DIR', { secret: true }),
       v('DATABASE_POOL_MAX', '10', 'connections in the PostgreSQL pool (1 to 500)'),
+      v('CARETAKER_DATABASE_POOLER', 'none', 'transaction: DATABASE_URL goes through a transaction-mode pooler (PgBouncer, RDS Proxy); no named statements or session state on it'),
+      v('DATABASE_DIRECT_URL', undefined, 'postgres://... straight to PostgreSQL for LISTEN and backups (needed behind a pooler); unset: DATABASE_URL', { secret: true }),
+      v('DATABASE_REPLICA_URL', undefined, 'postgres://... a streaming replica of DATABASE_URL for the reads that may lag (lists, dashboard, reports, search, exports); unset: every read on DATABASE_URL', { secret: true }),
+      v('DATABASE_REPLICA_MAX_LAG_MS', '5000', 'milliseconds a replica may be behind the primary before reads skip it (50 to 3600000)'),
       v('CARETAKER_DATA_DIR', './data', 'folder of the embedded database, stored files and .eml mail; must be writable'),
     ],
   },
@@ -81,6 +87,10 @@ export const CONFIG_GROUPS: ConfigGroup[] = [
     variables: [
       v('CARETAKER_RATE_LIMIT_IP_MAX', '300', 'requests per IP address per route per window'),
       v('CARETAKER_RATE_LIMIT_ACCOUNT_MAX', '600', 'requests per account per route per window'),
+      v('CARETAKER_AGENCY_HEAVY_MAX', '2', 'heavy work (import commits, exports, report downloads, subject-access reports, database copies) one agency runs at once, across instances; more waits in its queue with a position'),
+      v('CARETAKER_HEAVY_DB_CONNECTIONS', '3', 'heavy work one process runs at once, all agencies together: the most pool connections it holds (keep it below DATABASE_POOL_MAX)'),
+      v('CARETAKER_HEAVY_WAIT_S', '60', 'seconds a request for heavy work waits for its slot before a 503 with its queue position'),
+      v('CARETAKER_RATE_LIMIT_AGENCY_MAX', '6000', 'requests per agency per window, all its accounts and routes together (fairness between agencies)'),
       v('CARETAKER_RATE_LIMIT_WINDOW_S', '60', 'rate-limit window in seconds'),
       v('CARETAKER_LOGIN_ACCOUNT_FAILURES', '10', 'failed logins allowed per account per login window'),
       v('CARETAKER_LOGIN_IP_FAILURES', '50', 'failed logins allowed per IP address per login window'),
@@ -88,6 +98,8 @@ export const CONFIG_GROUPS: ConfigGroup[] = [
       v('CARETAKER_PASSWORD_RESET_IP_MAX', '20', 'password-reset requests per IP address per window'),
       v('CARETAKER_PASSWORD_RESET_EMAIL_MAX', '5', 'password-reset requests per e-mail address per window'),
       v('CARETAKER_PASSWORD_RESET_WINDOW_S', '3600', 'password-reset window in seconds'),
+      v('CARETAKER_SSO_ALLOW_HTTP', 'false', 'development only: accept http:// OpenID Connect issuers (single sign-on)'),
+      v('CARETAKER_SSO_TIMEOUT_MS', '5000', 'deadline of each request to an OpenID Connect provider, milliseconds'),
       v('CARETAKER_BLACKLIST_REFRESH_S', '30', 'seconds an instance trusts its cached copy of the blacklist'),
       v('CARETAKER_BLACKLIST_AUTO_TRIPS', '5', 'login-throttle trips of one address that add an automatic blacklist entry'),
       v('CARETAKER_BLACKLIST_AUTO_WINDOW_S', '3600', 'window of those trips in seconds'),
@@ -109,6 +121,13 @@ export const CONFIG_GROUPS: ConfigGroup[] = [
     variables: [
       v('SMTP_URL', undefined, 'smtp://user:pass@host:587 or smtps://...; unset: messages are written as .eml files under CARETAKER_DATA_DIR/mail', { secret: true }),
       v('CARETAKER_MAIL_FROM', 'Caretaker <no-reply@caretaker.test>', 'the From header of outgoing mail'),
+    ],
+  },
+  {
+    title: 'History partitions',
+    variables: [
+      v('CARETAKER_HISTORY_MONTHS_AHEAD', '3', 'monthly partitions of the history tables the worker keeps ready beyond the current month (1-24)'),
+      v('CARETAKER_HISTORY_ARCHIVE', 'true', 'a history month past its retention is archived to the file store (gzip JSON lines) before its partition is dropped; false: dropped only'),
     ],
   },
   {

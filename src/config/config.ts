@@ -2,6 +2,7 @@
  * Configuration from environment variables (docs/api.md "Configuration"), parsed once at start
  * into a frozen, typed object. A bad value stops the process with a message naming the variable.
  */
+import { parseSecretsKey } from '../lib/secret-box.ts';
 import { ConfigError } from './error.ts';
 import path from 'node:path';
 import { loadPushConfig, type PushConfig } from './push.ts';
@@ -17,6 +18,28 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Maximum connections in the PostgreSQL pool. */
   databasePoolMax: number;
+  /**
+   * CARETAKER_DATABASE_POOLER: 'transaction' when DATABASE_URL reaches PostgreSQL through a
+   * transaction-mode pooler (PgBouncer, RDS Proxy ...): no named statement and no session state on
+   * pooled connections (src/db/pooler.ts, docs/operations.md "Behind a connection pooler").
+   */
+  databasePooler: 'none' | 'transaction';
+  /**
+   * DATABASE_DIRECT_URL: a connection string straight to PostgreSQL, for what needs a session of its
+   * own (LISTEN, backups); DATABASE_URL when unset.
+   */
+  databaseDirectUrl: string | undefined;
+  /**
+   * DATABASE_REPLICA_URL: a streaming replica of DATABASE_URL for the reads that may lag (lists,
+   * dashboard, reports, search, exports: src/db/replica.ts, docs/operations.md "Read replicas");
+   * undefined: every read on the primary.
+   */
+  databaseReplicaUrl: string | undefined;
+  /**
+   * DATABASE_REPLICA_MAX_LAG_MS: a replica further behind the primary than this (milliseconds) is
+   * skipped until it catches up (default 5000).
+   */
+  databaseReplicaMaxLagMs: number;
   /** Folder for the embedded database and stored files (default ./data). */
   dataDir: string;
   /** Redis connection string; undefined means in-process counters. */
@@ -28,6 +51,11 @@ export interface Config {
     ipMax: number;
     /** Requests allowed per account per route per window. */
     accountMax: number;
+    /**
+     * Requests allowed per agency per window, every route and account of the agency together
+     * (docs/operations.md "Fairness between agencies"); SysOps accounts count in no agency.
+     */
+    agencyMax: number;
     /** Window length in seconds. */
     windowS: number;
     /** Failed logins allowed per account per login window (ASVS: at most 100 an hour). */
@@ -37,6 +65,19 @@ export interface Config {
     /** Login failure window in seconds. */
     loginWindowS: number;
   };
+  /**
+   * CARETAKER_AGENCY_HEAVY_MAX: heavy work (import commits, agency exports, report downloads,
+   * subject-access reports, database copies) one agency may run at once, counted across instances;
+   * more waits in its queue with a position (docs/operations.md "Fairness between agencies").
+   */
+  agencyHeavyMax: number;
+  /**
+   * CARETAKER_HEAVY_DB_CONNECTIONS: heavy work one process runs at once, whatever its agency, so it
+   * holds at most this many connections of the pool (each holds one at a time).
+   */
+  heavyDbConnections: number;
+  /** CARETAKER_HEAVY_WAIT_S: seconds a request for heavy work waits for a slot before 503 with its queue position. */
+  heavyWaitS: number;
   /** Proxy addresses (IPs or CIDRs) whose X-Forwarded-For is believed; empty means none. */
   trustProxy: string[];
   /** Live updates, `GET /api/events/stream` (docs/live-updates.md). */
@@ -64,6 +105,16 @@ export interface Config {
   };
   /** Only SysOps and API accounts may log in (spec 4.1 rule 3). */
   playground: boolean;
+  /**
+   * CARETAKER_SYSOPS_SECOND_FACTOR: SysOps accounts must sign in with a second factor, whatever
+   * their agency's policy (docs/security.md "Two-factor sign-in"); on in the container image.
+   */
+  sysopsSecondFactor: boolean;
+  /**
+   * CARETAKER_SECRETS_KEY: the 32-byte key that encrypts stored secrets (src/lib/secret-box.ts);
+   * undefined: the key file secrets.key in the data folder, made on the first start.
+   */
+  secretsKey: Buffer | undefined;
   /** pino log level. */
   logLevel: string;
   /** Whether the session cookie carries the Secure flag (default true). */
@@ -92,6 +143,12 @@ export interface Config {
     /** CARETAKER_PUBLIC_URL without a trailing slash: base of links in e-mails; default http://HOST:PORT. */
     publicUrl: string;
   };
+  /**
+   * Single sign-on by OpenID Connect (docs/security.md "Single sign-on"): allowHttp accepts
+   * `http://` issuers (development and tests only; providers must use https), timeoutMs is the
+   * deadline of each request to a provider (discovery, token exchange).
+   */
+  sso: { allowHttp: boolean; timeoutMs: number };
   /** Password-reset requests allowed per IP and per e-mail address per window (seconds). */
   passwordReset: { ipMax: number; emailMax: number; windowS: number };
   /** Push providers (FCM, APNs, Web Push); each undefined when not configured (docs/push.md). */
@@ -164,6 +221,13 @@ export interface Config {
     /** Stored objects with no record older than this many hours are removed (orphan cleanup). */
     orphanMaxAgeH: number;
   };
+  /** Monthly partitions of the history tables (docs/operations.md "History partitions and retention"). */
+  history: {
+    /** CARETAKER_HISTORY_MONTHS_AHEAD: monthly partitions kept ready beyond the current month. */
+    monthsAhead: number;
+    /** CARETAKER_HISTORY_ARCHIVE: a partition past its retention is archived to the file store before it is dropped. */
+    archive: boolean;
+  };
 }
 
 export { ConfigError } from './error.ts';
@@ -194,6 +258,20 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `must be true or false (got '${raw}')`);
 }
 
+/** DATABASE_REPLICA_URL: a postgres:// URL, only beside DATABASE_URL (the embedded database has no replica). */
+function replicaUrl(env: Env): string | undefined {
+  const replica = url(env, 'DATABASE_REPLICA_URL', ['postgres:', 'postgresql:']);
+  if (replica && !url(env, 'DATABASE_URL', ['postgres:', 'postgresql:'])) throw new ConfigError('DATABASE_REPLICA_URL', 'needs DATABASE_URL (the primary it replicates); the embedded database has no replica');
+  return replica;
+}
+
+/** CARETAKER_DATABASE_POOLER: none (default) or transaction. */
+function poolerMode(env: Env): Config['databasePooler'] {
+  const value = str(env, 'CARETAKER_DATABASE_POOLER') ?? 'none';
+  if (value !== 'none' && value !== 'transaction') throw new ConfigError('CARETAKER_DATABASE_POOLER', `must be none or transaction (got '${value}')`);
+  return value;
+}
+
 function url(env: Env, name: string, protocols: string[]): string | undefined {
   const raw = str(env, name);
   if (raw === undefined) return undefined;
@@ -217,6 +295,15 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
 function defaultPublicUrl(host: string, port: number): string {
   const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return `http://${name}:${port}`;
+}
+
+/** CARETAKER_SECRETS_KEY as 32 bytes, or undefined when unset. */
+function secretsKeyOf(env: Env): Buffer | undefined {
+  const text = str(env, 'CARETAKER_SECRETS_KEY');
+  if (text === undefined) return undefined;
+  const key = parseSecretsKey(text);
+  if (!key) throw new ConfigError('CARETAKER_SECRETS_KEY', 'must be 32 bytes as 64 hex characters or base64 (openssl rand -base64 32)');
+  return key;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -283,17 +370,25 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     host,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     databasePoolMax: int(env, 'DATABASE_POOL_MAX', 10, 1, 500),
+    databasePooler: poolerMode(env),
+    databaseDirectUrl: url(env, 'DATABASE_DIRECT_URL', ['postgres:', 'postgresql:']) ?? url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseReplicaUrl: replicaUrl(env),
+    databaseReplicaMaxLagMs: int(env, 'DATABASE_REPLICA_MAX_LAG_MS', 5_000, 50, 3_600_000),
     dataDir: path.resolve(str(env, 'CARETAKER_DATA_DIR') ?? './data'),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisPrefix: str(env, 'CARETAKER_REDIS_PREFIX') ?? 'caretaker:',
     rateLimit: {
       ipMax: int(env, 'CARETAKER_RATE_LIMIT_IP_MAX', 300, 1, 1_000_000),
       accountMax: int(env, 'CARETAKER_RATE_LIMIT_ACCOUNT_MAX', 600, 1, 1_000_000),
+      agencyMax: int(env, 'CARETAKER_RATE_LIMIT_AGENCY_MAX', 6_000, 1, 10_000_000),
       windowS: int(env, 'CARETAKER_RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
       loginAccountFailures: int(env, 'CARETAKER_LOGIN_ACCOUNT_FAILURES', 10, 1, 100),
       loginIpFailures: int(env, 'CARETAKER_LOGIN_IP_FAILURES', 50, 1, 10_000),
       loginWindowS: int(env, 'CARETAKER_LOGIN_WINDOW_S', 900, 1, 3600),
     },
+    agencyHeavyMax: int(env, 'CARETAKER_AGENCY_HEAVY_MAX', 2, 1, 1000),
+    heavyDbConnections: int(env, 'CARETAKER_HEAVY_DB_CONNECTIONS', 3, 1, 500),
+    heavyWaitS: int(env, 'CARETAKER_HEAVY_WAIT_S', 60, 1, 600),
     trustProxy,
     live: {
       heartbeatS: int(env, 'CARETAKER_LIVE_HEARTBEAT_S', 15, 1, 300),
@@ -309,6 +404,8 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       autoTtlS: int(env, 'CARETAKER_BLACKLIST_AUTO_TTL_S', 86_400, 60, 31_536_000),
     },
     playground: bool(env, 'CARETAKER_PLAYGROUND', false),
+    sysopsSecondFactor: bool(env, 'CARETAKER_SYSOPS_SECOND_FACTOR', false),
+    secretsKey: secretsKeyOf(env),
     logLevel,
     cookieSecure: bool(env, 'CARETAKER_COOKIE_SECURE', true),
     bodyLimitBytes: int(env, 'CARETAKER_BODY_LIMIT_BYTES', 1_048_576, 1024, 100 * 1_048_576),
@@ -334,6 +431,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
       smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
       from: mailFrom,
       publicUrl: (url(env, 'CARETAKER_PUBLIC_URL', ['http:', 'https:']) ?? defaultPublicUrl(host, port)).replace(/\/+$/, ''),
+    },
+    sso: {
+      allowHttp: bool(env, 'CARETAKER_SSO_ALLOW_HTTP', false),
+      timeoutMs: int(env, 'CARETAKER_SSO_TIMEOUT_MS', 5000, 100, 60_000),
     },
     passwordReset: {
       ipMax: int(env, 'CARETAKER_PASSWORD_RESET_IP_MAX', 20, 1, 100_000),
@@ -377,6 +478,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
         presignTtlS: int(env, 'S3_PRESIGN_TTL_S', 0, 0, 604_800),
       },
       orphanMaxAgeH: int(env, 'CARETAKER_STORAGE_ORPHAN_AGE_H', 24, 1, 8_760),
+    },
+    history: {
+      monthsAhead: int(env, 'CARETAKER_HISTORY_MONTHS_AHEAD', 3, 1, 24),
+      archive: bool(env, 'CARETAKER_HISTORY_ARCHIVE', true),
     },
   };
   return Object.freeze(config);

@@ -20,22 +20,22 @@ const REPLACE = new PreparedQuery('csrf_replace', (db, _shape: 'one', p: Params<
     .with('spent', (q) =>
       q
         .deleteFrom('csrf_tokens')
-        .where('auth_token_id', '=', p.authTokenId)
-        .where((eb) => eb.or([eb('expires_at', '<=', p.now), eb('used_at', 'is not', null)]))
+        .where('auth_token_id', '=', p('authTokenId'))
+        .where((eb) => eb.or([eb('expires_at', '<=', p('now')), eb('used_at', 'is not', null)]))
         .returning('id'),
     )
     .insertInto('csrf_tokens')
-    .values({ auth_token_id: p.authTokenId, token_hash: p.tokenHash, created_at: p.now, expires_at: p.expiresAt }),
+    .values({ auth_token_id: p('authTokenId'), token_hash: p('tokenHash'), created_at: p('now'), expires_at: p('expiresAt') }),
 );
 
 const MARK_USED = new PreparedQuery('csrf_mark_used', (db, _shape: 'one', p: Params<Omit<NewToken, 'expiresAt'>>) =>
   db
     .updateTable('csrf_tokens')
-    .set({ used_at: p.now })
-    .where('token_hash', '=', p.tokenHash)
-    .where('auth_token_id', '=', p.authTokenId)
+    .set({ used_at: p('now') })
+    .where('token_hash', '=', p('tokenHash'))
+    .where('auth_token_id', '=', p('authTokenId'))
     .where('used_at', 'is', null)
-    .where('expires_at', '>', p.now)
+    .where('expires_at', '>', p('now'))
     .returning('id'),
 );
 

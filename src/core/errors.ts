@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'unauthenticated'
   | 'invalid_bearer'
   | 'invalid_credentials'
+  | 'second_factor'
   | 'forbidden'
   | 'csrf'
   | 'not_found'
@@ -40,6 +41,8 @@ export const ERROR_TABLE: Record<ErrorCode, ErrorSpec> = {
   unauthenticated: { status: 401, message: () => 'Authentication required. Please log in.' },
   invalid_bearer: { status: 401, message: () => 'Unauthorized. Valid Bearer token required.' },
   invalid_credentials: { status: 401, message: () => 'Invalid email or password' },
+  /** A sign-in waiting for its second factor, or a wrong code (docs/api.md "Additions: the second factor"). */
+  second_factor: { status: 401, message: (d) => d ?? 'Second factor required' },
   forbidden: {
     status: 403,
     message: (d) => d ?? 'You do not have permission to perform this action',

@@ -45,6 +45,13 @@ export interface Mailer {
   sendLater(message: MailMessage): void;
   /** Resolves when every background send has finished. */
   flush(): Promise<void>;
+  /**
+   * Removes the kept copies of sent messages (the .eml files of the file transport) whose
+   * recipient, subject or body holds one of `needles` (case-insensitive, after decoding); an SMTP
+   * transport keeps no copy and removes nothing (docs/gdpr.md "Erasure").
+   * @returns the number of copies removed
+   */
+  forget(needles: string[]): Promise<number>;
   /** Finishes background sends and closes the transport. */
   close(): Promise<void>;
 }

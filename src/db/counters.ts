@@ -22,7 +22,7 @@ export function counterUpsert(db: QueryCreator<Database>, agencyId: Value<number
 }
 
 /** Taken once per invoice and credit note: a named prepared statement (src/db/prepared.ts). */
-const NEXT = new PreparedQuery('counter_next', (db, _shape: 'one', p: Params<{ agencyId: number; name: string }>) => counterUpsert(db, p.agencyId, p.name));
+const NEXT = new PreparedQuery('counter_next', (db, _shape: 'one', p: Params<{ agencyId: number; name: string }>) => counterUpsert(db, p('agencyId'), p('name')));
 
 /**
  * Takes the next value of counter `name` of an agency (1 for the first).

@@ -15,6 +15,7 @@ import { pgliteDialect } from './pglite-driver.ts';
 import { answersWithin } from '../lib/concurrency.ts';
 import type { Database } from './schema.ts';
 import { PreparedQuery, type Params } from './prepared.ts';
+import { namedStatements, startupOptions, transactionSettings, type PoolerMode } from './pooler.ts';
 
 export type Db = Kysely<Database>;
 
@@ -36,6 +37,11 @@ export interface DatabaseOptions {
   /** PGlite folder; 'memory://' for an in-memory database. */
   dataDir?: string;
   poolMax?: number;
+  /**
+   * PostgreSQL only: `transaction` when databaseUrl is a transaction-mode pooler (src/db/pooler.ts):
+   * no named statements, the planner settings per transaction instead of per session. Default none.
+   */
+  pooler?: PoolerMode;
   /**
    * PGlite only: a data-folder tarball (from `PGlite.dumpDataDir`) to start from instead of an empty
    * cluster; skips initdb. Tests use it to clone one migrated database per file.
@@ -75,6 +81,8 @@ export const PLANNER_SETTINGS = { join_collapse_limit: '1', plan_cache_mode: 'fo
  */
 export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
+    const mode = options.pooler ?? 'none';
+    const options_ = startupOptions(mode, PLANNER_SETTINGS);
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolMax ?? 10,
@@ -83,8 +91,9 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
       // Queries given to a client together travel together (src/db/pipeline.ts); the project's
       // queries otherwise run one at a time per connection, as Kysely awaits each.
       pipeline: true,
-      // Session settings sent with the connection's startup (libpq `options`).
-      options: Object.entries(PLANNER_SETTINGS).map(([k, v]) => `-c ${k}=${v}`).join(' '),
+      // Session settings sent with the connection's startup (libpq `options`); behind a
+      // transaction pooler none, the settings go with each transaction (src/db/pooler.ts).
+      ...(options_ ? { options: options_ } : {}),
     });
     // A client losing its connection must not crash the process; the next query reconnects. The
     // pool listens on idle clients only; a checked-out client between two queries (inside a
@@ -93,7 +102,7 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
     pool.on('connect', (client) => {
       client.on('error', () => {});
     });
-    const db = new Kysely<Database>({ dialect: pgDialect(pool) });
+    const db = new Kysely<Database>({ dialect: pgDialect(pool, { named: namedStatements(mode), begin: transactionSettings(mode, PLANNER_SETTINGS) }) });
     return {
       db,
       engine: 'postgres',

@@ -12,7 +12,7 @@ const TERMINATED_CODES = new Set(['57P01', '57P02', '57P03', '08003', '08006']);
  * True when `err` says the database server ended the connection the statement ran on: one of the
  * SQLSTATEs above, or pg's "Connection terminated" when the socket closed. Such a connection is
  * never reused (src/db/pg-driver.ts) and a read that failed on it runs once more
- * (src/http/read-retry.ts).
+ * (src/http/read-handlers.ts).
  */
 export function isTerminatedConnection(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;

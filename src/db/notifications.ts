@@ -58,7 +58,12 @@ export function listenerFor(database: ListenDatabase, databaseUrl: string | unde
   };
 }
 
-async function listenPostgres(url: string, channel: string, onPayload: (payload: string) => void, onReconnect: () => void): Promise<ChannelSubscription> {
+/**
+ * LISTEN on `channel` over a connection of its own to `url` (never a pooled one), replaced after a
+ * loss; pg-boss's wake-ups behind a pooler use it too (src/events/queue.ts).
+ * @throws the driver's error when the first connection or LISTEN fails
+ */
+export async function listenPostgres(url: string, channel: string, onPayload: (payload: string) => void, onReconnect: () => void): Promise<ChannelSubscription> {
   if (!/^\w+$/.test(channel)) throw new Error(`Bad channel name ${channel}`);
   let client: pg.Client | null = null;
   let closed = false;

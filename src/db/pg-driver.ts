@@ -2,7 +2,8 @@
  * The Kysely dialect for PostgreSQL over a `pg` pool. It is Kysely's own PostgreSQL dialect
  * (adapter, compiler, introspector) with a driver written here for one reason: a query made by
  * `prepared()` (src/db/prepared.ts) carries a statement name, and this driver hands it to pg as
- * `{ name, text, values }`, so PostgreSQL parses and plans it once per connection. Every other
+ * `{ name, text, values }`, so PostgreSQL parses and plans it once per connection (not behind a
+ * transaction pooler: `PgSessionRules`, src/db/pooler.ts). Every other
  * query runs as Kysely's driver runs it. Each statement runs inside a database span while tracing is
  * on (`traceStatement`, src/db/query-tracing.ts). The connection also sends a batch of statements in one round
  * trip (`executeBatch`, for src/db/pipeline.ts). Nothing of pg is replaced or patched.
@@ -28,9 +29,18 @@ import { noteRefusedWrite, readOnlyScope } from './admission-gate.ts';
 
 const COUNTED = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
+/** How the connections of a pool behave (src/db/pooler.ts decides them from the pooler mode). */
+export interface PgSessionRules {
+  /** Queries made by `prepared()` run as named statements (false behind a transaction pooler). */
+  named: boolean;
+  /** A statement sent with every BEGIN in the same round trip (the transaction's settings), or undefined. */
+  begin: string | undefined;
+}
+
 /** One pooled pg client as a Kysely connection (src/db/pipeline.ts sends its batches through `executeBatch`). */
 export class PgConnection implements DatabaseConnection {
   readonly client: pg.PoolClient;
+  readonly #rules: PgSessionRules;
   /**
    * Set when a rollback failed or the server ended the connection under a statement: the client is
    * destroyed on release instead of reused. pg hands the statement its error (57P01 "terminating
@@ -39,8 +49,9 @@ export class PgConnection implements DatabaseConnection {
    */
   broken = false;
 
-  constructor(client: pg.PoolClient) {
+  constructor(client: pg.PoolClient, rules: PgSessionRules = { named: true, begin: undefined }) {
     this.client = client;
+    this.#rules = rules;
   }
 
   /**
@@ -72,7 +83,7 @@ export class PgConnection implements DatabaseConnection {
   }
 
   async #run<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    const name = statementNameOf(query);
+    const name = this.#rules.named ? statementNameOf(query) : undefined;
     const values = query.parameters as unknown[];
     let result: pg.QueryResult;
     try {
@@ -131,7 +142,9 @@ export class PgConnection implements DatabaseConnection {
     if (settings.isolationLevel || accessMode) {
       text = `start transaction${settings.isolationLevel ? ` isolation level ${settings.isolationLevel}` : ''}${accessMode ? ` ${accessMode}` : ''}`;
     }
-    await this.#command(text);
+    const settings_ = this.#rules.begin;
+    if (settings_ === undefined) await this.#command(text);
+    else await Promise.all([this.#command(text), this.#command(settings_)]);
     this.#inTransaction = true;
   }
 
@@ -173,15 +186,17 @@ export class PgConnection implements DatabaseConnection {
 /** Kysely's driver contract over a pg pool, transactions as Kysely's PostgreSQL driver writes them. */
 class PgDriver implements Driver {
   readonly #pool: pg.Pool;
+  readonly #rules: PgSessionRules;
 
-  constructor(pool: pg.Pool) {
+  constructor(pool: pg.Pool, rules: PgSessionRules) {
     this.#pool = pool;
+    this.#rules = rules;
   }
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new PgConnection(await this.#pool.connect());
+    return new PgConnection(await this.#pool.connect(), this.#rules);
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -206,11 +221,14 @@ class PgDriver implements Driver {
   }
 }
 
-/** The PostgreSQL dialect over `pool` (closing the Kysely instance ends the pool). */
-export function pgDialect(pool: pg.Pool): Dialect {
+/**
+ * The PostgreSQL dialect over `pool` (closing the Kysely instance ends the pool).
+ * @param rules named statements or not, and what goes with each BEGIN (src/db/pooler.ts)
+ */
+export function pgDialect(pool: pg.Pool, rules: PgSessionRules = { named: true, begin: undefined }): Dialect {
   return {
     createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new PgDriver(pool),
+    createDriver: () => new PgDriver(pool, rules),
     createIntrospector: (db) => new PostgresIntrospector(db),
     createQueryCompiler: () => new PostgresQueryCompiler(),
   };

@@ -4,7 +4,7 @@
  * every value). docs/architecture.md, "Prepared statements".
  *
  * A hot query is defined once per shape with `preparedQuery(name, build)`: `build` receives
- * parameter expressions (`Expression<T>`, typed as the values they stand for) and returns a Kysely
+ * its parameters as `p('key')` (an `Expression<T>`, typed as the value it stands for) and returns a Kysely
  * query; it is compiled the first time a shape is used, and each run puts the request's values in
  * the parameters' positions and runs the text as the named statement, outside a transaction on a
  * pool connection, inside one on the transaction's connection (src/db/pg-driver.ts passes the
@@ -32,30 +32,31 @@ class Param {
 /** A value in a query: the value itself, or a parameter expression standing for it. */
 export type Value<T> = T | Expression<T>;
 
-/** The parameter expressions of `Values`: each key stands for its value in the query. */
-export type Params<Values> = { readonly [K in keyof Values]-?: Expression<NonNullable<Values[K]>> };
-
 /**
- * Parameter expressions: `p.key` is the parameter named `key`. The Proxy below wraps an empty object
- * only, to name placeholders as they are read while a prepared statement is built; it wraps no
- * driver, connection or client, and nothing runs through it when a statement executes.
+ * The parameter expressions of `Values`: `p('key')` is the parameter named `key`, typed as the value
+ * it stands for.
  */
+export type Params<Values> = <K extends keyof Values & string>(key: K) => Expression<NonNullable<Values[K]>>;
+
+/** A fresh set of parameter expressions for one build: the same key gives the same expression. */
 function params<Values extends object>(): Params<Values> {
   const made = new Map<string, Expression<unknown>>();
-  const get = (_target: object, key: string | symbol) => {
-    const k = String(key);
-    if (!made.has(k)) made.set(k, sql`${new Param(k)}`);
-    return made.get(k);
+  return <K extends keyof Values & string>(key: K) => {
+    let expression = made.get(key);
+    if (!expression) {
+      expression = sql`${new Param(key)}`;
+      made.set(key, expression);
+    }
+    return expression as Expression<NonNullable<Values[K]>>;
   };
-  return new Proxy({}, { get }) as Params<Values>;
 }
 
 /**
- * The parameters of `columns` as an insert's or update's values: `{ column: p.column, ... }`, so a
+ * The parameters of `columns` as an insert's or update's values: `{ column: p('column'), ... }`, so a
  * prepared insert names each column once (`values(columnParams(p, JOB_COLUMNS))`).
  */
-export function columnParams<Values extends object, K extends keyof Values & string>(p: Params<Values>, columns: readonly K[]): { [C in K]: Params<Values>[C] } {
-  return Object.fromEntries(columns.map((c) => [c, p[c]])) as { [C in K]: Params<Values>[C] };
+export function columnParams<Values extends object, K extends keyof Values & string>(p: Params<Values>, columns: readonly K[]): { [C in K]: Expression<NonNullable<Values[C]>> } {
+  return Object.fromEntries(columns.map((c) => [c, p(c)])) as { [C in K]: Expression<NonNullable<Values[C]>> };
 }
 
 interface Compiled {
@@ -77,7 +78,7 @@ export class PreparedQuery<Shape, Values extends object, R> {
 
   /**
    * @param name a readable prefix of the statement names (letters, digits, underscore)
-   * @param build the query for one shape, with `p.key` wherever a value goes
+   * @param build the query for one shape, with `p('key')` wherever a value goes
    * @param max shapes kept (the oldest dropped first)
    */
   constructor(name: string, build: (db: DbOrTrx, shape: Shape, p: Params<Values>) => Compilable<R>, max = 200) {

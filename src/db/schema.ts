@@ -699,6 +699,7 @@ export interface Database {
   event_handler_runs: EventHandlerRunTable;
   webhook_endpoints: WebhookEndpointTable;
   webhook_deliveries: WebhookDeliveryTable;
+  history_archives: HistoryArchiveTable;
   sla_clocks: SlaClockTable;
   // Insight (migration 0700)
   report_subscriptions: ReportSubscriptionTable;
@@ -765,6 +766,32 @@ export interface WebhookDeliveryTable {
   /** W3C traceparent of the span that queued it, while tracing is on (docs/operations.md "Tracing"). */
   traceparent: string | null;
 }
+/**
+ * One month of history archived to the file store before its partition was dropped
+ * (docs/operations.md "History partitions and retention"): gzip-compressed JSON lines, one row a line.
+ */
+export interface HistoryArchiveTable {
+  id: Generated<number>;
+  /** The partitioned table: activity_log, job_status_history, outbox, message_deliveries or webhook_deliveries. */
+  table_name: string;
+  /** The dropped partition, e.g. `activity_log_p2026_01` or `activity_log_legacy`. */
+  partition_name: string;
+  /** Start of its range (inclusive); null for the legacy partition (everything before range_to). */
+  range_from: Timestamp | null;
+  /** End of its range (exclusive). */
+  range_to: Timestamp;
+  /** File store key of the archive. */
+  storage_key: string;
+  /** `jsonl.gz`. */
+  format: string;
+  row_count: ColumnType<string, number | string, number | string>;
+  size_bytes: ColumnType<string, number | string, number | string>;
+  sha256: string;
+  archived_at: Timestamp;
+  /** Last time `caretaker history restore` put its rows back. */
+  restored_at: Timestamp | null;
+}
+
 /** One SLA clock: a job measured against one matching branch SLA rule (docs/sla.md). */
 export interface SlaClockTable {
   id: Generated<number>;
@@ -1794,4 +1821,285 @@ export interface AgencyTable {
 
 export interface Database {
   buildings: BuildingTable;
+}
+
+/** Migration 2026_12_07_0050: what a property is, for the compliance it needs (docs/compliance.md "What a property needs"). */
+export interface AddressTable {
+  /** has a gas supply; null: not recorded (gas safety is then required) */
+  gas_supply: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
+  /** storeys used wholly or partly as living accommodation; null: not recorded (at least one) */
+  storeys: ColumnType<number | null, number | null | undefined, number | null>;
+  /** rooms used as living accommodation with a fixed combustion appliance (gas cookers excepted) */
+  combustion_rooms: ColumnType<string[], string[] | undefined, string[]>;
+}
+
+/** Migration 2026_12_07_0050: a building with a lift needs its LOLER thorough examination. */
+export interface BuildingTable {
+  has_lift: Generated<boolean>;
+}
+
+/** Migration 2026_12_07_0050: which properties a type applies to, and the regulation it implements. */
+export interface ComplianceItemTypeTable {
+  /** dwelling | gas | hmo | communal | lift | manual (added by hand only) */
+  applies_to: Generated<string>;
+  regulation: Generated<string>;
+}
+
+/** Migration 2026_12_07_0050: derived from what the property is (true) or added by hand. */
+export interface ComplianceItemTable {
+  derived: Generated<boolean>;
+}
+
+/** Migration 2026_12_07_0050: what each regulation asks a certificate to show (docs/compliance.md "The rules"). */
+export interface ComplianceCertificateTable {
+  epc_rating: ColumnType<'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | null, 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | null | undefined, 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | null>;
+  exemption_reference: ColumnType<string | null, string | null | undefined, string | null>;
+  exemption_until: ColumnType<string | null, string | null | undefined, string | null>;
+  outcome: ColumnType<'satisfactory' | 'unsatisfactory' | null, 'satisfactory' | 'unsatisfactory' | null | undefined, 'satisfactory' | 'unsatisfactory' | null>;
+  remedial_due_on: ColumnType<string | null, string | null | undefined, string | null>;
+  remedial_completed_on: ColumnType<string | null, string | null | undefined, string | null>;
+  tenant_copy_due_on: ColumnType<string | null, string | null | undefined, string | null>;
+  tenant_copy_served_on: ColumnType<string | null, string | null | undefined, string | null>;
+  tenant_copy_method: ColumnType<string | null, string | null | undefined, string | null>;
+  smoke_alarm_storeys: ColumnType<number | null, number | null | undefined, number | null>;
+  co_alarm_rooms: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
+  tenancy_start_on: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+// GDPR exemptions, retention periods and restricted records (migration 2026_12_07_0100_gdpr_retention, docs/gdpr.md).
+/** An item withheld from a tenant's subject-access report, with its ground (DPA 2018 Schedules 2-4). */
+export interface GdprExemptionTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  tenant_id: number;
+  /** The report's section holding the item (notes, conversations, files, messages, hazards, ...). */
+  section: string;
+  /** The item's uuid (its `ID` for activity entries). */
+  record_ref: string;
+  /** A ground of EXEMPTION_GROUNDS (src/modules/platform/gdpr/exemptions.ts). */
+  ground: string;
+  reason: string;
+  by_user_id: number | null;
+  created_at: Timestamp;
+}
+
+/** The agency's retention period of one record kind (no row: the default of RETENTION_KINDS). */
+export interface RetentionPeriodTable {
+  agency_id: number;
+  record_kind: string;
+  months: number;
+  updated_by_user_id: number | null;
+  updated_at: Timestamp;
+}
+
+/** A record an erasure kept (restricted) because a stated retention requires it, until when. */
+export interface GdprRetainedTable {
+  id: Generated<number>;
+  agency_id: number;
+  subject_type: 'tenant' | 'landlord';
+  subject_id: number;
+  record_kind: string;
+  table_name: string;
+  record_id: number;
+  /** London date on which the retention ends and the record is released (scrubbed). */
+  retained_until: ColumnType<string, string, string>;
+  released_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  gdpr_exemptions: GdprExemptionTable;
+  retention_periods: RetentionPeriodTable;
+  gdpr_retained: GdprRetainedTable;
+}
+
+/** Migration 2026_12_07_0300: an agency's OpenID Connect provider (docs/security.md "Single sign-on"). */
+export interface AgencySsoTable {
+  agency_id: number;
+  /** Which button the sign-in page shows: Microsoft Entra ID, Google Workspace, or another provider. */
+  provider: 'microsoft' | 'google' | 'other';
+  issuer: string;
+  client_id: string;
+  /** Never returned by the API (as webhook secrets after creation). */
+  client_secret: string;
+  /** The agency's own e-mail domains, lower-case; only these are matched or created. */
+  domains: string[];
+  enabled: Generated<boolean>;
+  create_users: Generated<boolean>;
+  default_role_id: number | null;
+  default_branch_id: number | null;
+  require_for_staff: Generated<boolean>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Migration 2026_12_07_0300: a pending single sign-on, used once by its callback. */
+export interface SsoStateTable {
+  /** SHA-256 of the `state` sent to the provider. */
+  state_hash: string;
+  agency_id: number;
+  /** SHA-256 of the browser's binding cookie set at the start. */
+  browser_hash: string;
+  nonce: string;
+  code_verifier: string;
+  return_to: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+/** Migration 2026_12_07_0200: second factors (docs/security.md "Two-factor sign-in"). */
+export interface AgencyTable {
+  /** Staff (admin, agent) must sign in with a second factor; enrolment forced at the next sign-in. */
+  require_second_factor: Generated<boolean>;
+}
+
+export interface UserTotpTable {
+  user_id: number;
+  /** The base32 secret (RFC 4648, 160 bits), encrypted under the secrets key (enc:v1:..., src/lib/secret-box.ts); plain in rows not yet reached by the backfill auth.totp-secrets. */
+  secret: string;
+  /** null until the first code is verified (enrolment pending). */
+  confirmed_at: Timestamp | null;
+  /** The last 30-second step a code was accepted for (replays refused). */
+  last_step: ColumnType<string | null, number | null, number | null>;
+  created_at: Timestamp;
+}
+
+export interface UserRecoveryCodeTable {
+  id: Generated<number>;
+  user_id: number;
+  /** argon2id PHC string of the code. */
+  code_hash: string;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface UserPasskeyTable {
+  id: Generated<number>;
+  uuid: string;
+  user_id: number;
+  /** base64url credential id. */
+  credential_id: string;
+  /** base64url COSE public key. */
+  public_key: string;
+  counter: ColumnType<string, number, number>;
+  transports: Generated<string[]>;
+  name: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+}
+
+export type ChallengePurpose = 'second_factor' | 'enrol' | 'passkey_login' | 'passkey_register';
+
+export interface AuthChallengeTable {
+  id: Generated<number>;
+  /** SHA-256 of the raw challenge handed to the client. */
+  challenge_hash: string;
+  user_id: number | null;
+  purpose: ChallengePurpose;
+  /** What the finished sign-in issues: a browser session, a login token (spec 4.1) or a mobile token (4.2). */
+  credential: TokenKind | null;
+  remember_me: Generated<boolean>;
+  /** The WebAuthn challenge (base64url) a passkey answer must sign. */
+  webauthn_challenge: string | null;
+  /** The TOTP secret offered during a forced enrolment, encrypted as user_totp.secret. */
+  totp_secret: string | null;
+  attempts: Generated<number>;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface Database {
+  agency_sso: AgencySsoTable;
+  sso_states: SsoStateTable;
+  user_totp: UserTotpTable;
+  user_recovery_codes: UserRecoveryCodeTable;
+  user_passkeys: UserPasskeyTable;
+  auth_challenges: AuthChallengeTable;
+}
+
+// Migration 2026_12_08_0500: tenancies with their dates and tenants, the documents served on them
+// (docs/compliance.md "Tenancies and served documents"); an erased landlord's VAT particulars (docs/gdpr.md "Landlords").
+/** A tenancy of a property: its first day and (optional) last day. */
+export interface TenancyTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  address_id: number;
+  /** assured_shorthold (the How to Rent guide applies in England) | other */
+  kind: Generated<'assured_shorthold' | 'other'>;
+  starts_on: ColumnType<string, string, string>;
+  ends_on: ColumnType<string | null, string | null | undefined, string | null>;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+/** A tenant of a tenancy. */
+export interface TenancyTenantTable {
+  tenancy_id: number;
+  tenant_id: number;
+}
+/** A document served on a tenancy's tenants: the certificate (or guide edition) served, when, how, the proof. */
+export interface TenancyServedDocumentTable {
+  id: Generated<number>;
+  uuid: string;
+  agency_id: number;
+  tenancy_id: number;
+  document: 'gas_safety' | 'eicr' | 'epc' | 'how_to_rent';
+  /** The compliance certificate served (null for the How to Rent guide). */
+  certificate_id: number | null;
+  /** How to Rent: the edition's date as printed on it (null for certificates). */
+  guide_edition: ColumnType<string | null, string | null | undefined, string | null>;
+  served_on: ColumnType<string, string, string>;
+  method: 'hand' | 'post' | 'email';
+  proof_note: string | null;
+  proof_file_key: ColumnType<string | null, string | null | undefined, string | null>;
+  proof_file_mime: ColumnType<string | null, string | null | undefined, string | null>;
+  proof_file_size: ColumnType<number | null, number | null | undefined, number | null>;
+  proof_file_sha256: ColumnType<string | null, string | null | undefined, string | null>;
+  created_by_user_id: number | null;
+  created_at: Timestamp;
+}
+/** The name and postal address of an erased landlord that VAT records keep, restricted to that purpose until keep_until. */
+export interface LandlordRestrictedParticularsTable {
+  landlord_id: number;
+  agency_id: number;
+  name: string;
+  address_line1: string | null;
+  address_line2: string | null;
+  address_town: string | null;
+  address_postcode: string | null;
+  purpose: string;
+  keep_until: ColumnType<string, string, string>;
+  restricted_at: Timestamp;
+}
+
+export interface Database {
+  tenancies: TenancyTable;
+  tenancy_tenants: TenancyTenantTable;
+  tenancy_served_documents: TenancyServedDocumentTable;
+  landlord_restricted_particulars: LandlordRestrictedParticularsTable;
+}
+
+/** Migration 2026_12_09_0200: a ticket of heavy work, waiting for or holding one of its agency's slots. */
+export interface HeavyWorkTable {
+  id: Generated<number>;
+  uuid: string;
+  /** null: the instance's own work (SysOps reports, database copies) */
+  agency_id: number | null;
+  /** export | report | gdpr_report | backup */
+  kind: string;
+  /** waiting | running */
+  status: string;
+  steps_done: Generated<number>;
+  steps_total: number | null;
+  created_at: Timestamp;
+  started_at: Timestamp | null;
+  heartbeat_at: Timestamp;
+}
+
+export interface Database {
+  heavy_work: HeavyWorkTable;
 }

@@ -36,8 +36,8 @@ const OUTBOX_INSERT = new PreparedQuery('outbox_insert', (db, shape: OutboxShape
   const values = columnParams(p, OUTBOX_COLUMNS);
   if (shape === 'one') return db.insertInto('outbox').values(values);
   const fields = sql.join(shape.columns.map((c) => sql`${sql.lit(c)}, r.${sql.ref(c)}`));
-  const filled = sql`(select jsonb_build_object(${fields}) from ${sql.table(shape.table)} r where r.id = ${p.fill_id})`;
-  return db.insertInto('outbox').values({ ...values, payload: sql`${p.payload}::jsonb || ${filled}` });
+  const filled = sql`(select jsonb_build_object(${fields}) from ${sql.table(shape.table)} r where r.id = ${p('fill_id')})`;
+  return db.insertInto('outbox').values({ ...values, payload: sql`${p('payload')}::jsonb || ${filled}` });
 });
 
 /** The insert of one outbox row, not yet run; with `fill`, payload fields read from a row (PayloadFill). */

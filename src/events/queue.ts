@@ -8,6 +8,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { PgBoss, fromPglite, type Db as BossDb } from 'pg-boss';
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/database.ts';
+import { directUrl, pooledQueueDatabase } from '../db/pooler.ts';
 
 /** Schema of pg-boss's tables. */
 export const BOSS_SCHEMA = 'pgboss';
@@ -78,7 +79,14 @@ export function createBoss(
   };
   if (database.engine === 'postgres') {
     if (!config.databaseUrl) throw new Error('PostgreSQL engine without DATABASE_URL');
-    return new PgBoss({ ...common, connectionString: config.databaseUrl, max: options.admin ? 1 : 4, useListenNotify: !options.admin });
+    const max = options.admin ? 1 : 4;
+    if (config.databasePooler === 'transaction') {
+      const db = pooledQueueDatabase(config.databaseUrl, directUrl(config) ?? config.databaseUrl, max);
+      const boss = new PgBoss({ ...common, db, useListenNotify: !options.admin });
+      boss.on('stopped', () => void db.end().catch(() => undefined));
+      return boss;
+    }
+    return new PgBoss({ ...common, connectionString: config.databaseUrl, max, useListenNotify: !options.admin });
   }
   if (!database.pglite) throw new Error('PGlite engine without its instance');
   return new PgBoss({ ...common, backend: 'pglite', db: serialisedPgliteAdapter(database.db, database.pglite) });

@@ -31,7 +31,7 @@ export function consoleDistDir(): string {
  */
 export const CONSOLE_SECTIONS: ReadonlySet<string> = new Set([
   'jobs', 'templates', 'flows', 'contractors', 'tenants', 'addresses', 'properties', 'landlords', 'users', 'invoices', 'agencies',
-  'settings', 'compliance', 'statements', 'quotes', 'exports', 'imports', 'branches',
+  'settings', 'compliance', 'statements', 'quotes', 'exports', 'imports', 'branches', 'buildings',
 ]);
 
 /**

@@ -113,8 +113,25 @@ export const SignedOutEnvelope = Type.Object(
     error: Type.String(),
     reason: Type.Optional(Type.String({ description: 'why a browser session ended: signed_out, ended_by_owner, ended_by_admin, password_changed, account_disabled, expired, idle, ...' })),
     message: Type.Optional(Type.String({ description: 'the reason as a sentence for the sign-in page' })),
+    challenge: Type.Optional(Type.String({ description: 'second_factor_required / second_factor_enrolment_required: answer it on the same endpoint (docs/api.md "Additions: the second factor")' })),
+    methods: Type.Optional(Type.Array(Type.String(), { description: 'how the challenge may be answered: totp, recovery_code, passkey' })),
+    expires_at: Type.Optional(Type.String({ format: 'date-time', description: 'when the challenge expires' })),
   },
   { description: errorResponses[401] ?? 'Unauthorized' },
+);
+
+/**
+ * The 503 body: the error envelope, plus `queue_position` and `retry_after` when heavy work waited
+ * in its agency's queue for CARETAKER_HEAVY_WAIT_S without a slot (docs/operations.md "Fairness between agencies").
+ */
+export const UnavailableEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.String(),
+    queue_position: Type.Optional(Type.Integer({ minimum: 1, description: 'heavy work: its place in the agency\'s queue when the wait ran out (1 is next)' })),
+    retry_after: Type.Optional(Type.Integer({ description: 'seconds (also in Retry-After)' })),
+  },
+  { description: errorResponses[503] ?? 'Service unavailable' },
 );
 
 /**
@@ -133,7 +150,9 @@ export function responses(
         ? RateLimitedEnvelope
         : status === 401
           ? SignedOutEnvelope
-          : Type.Object(
+          : status === 503
+            ? UnavailableEnvelope
+            : Type.Object(
             { success: Type.Literal(false), error: Type.String() },
             { description: errorResponses[status] ?? 'Error' },
           );

@@ -38,7 +38,9 @@ function knownFields(schema: unknown): Set<string> | null {
 export function ignoredFields(request: FastifyRequest): string[] {
   const body = request.body;
   if (!body || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) return [];
-  const known = knownFields((request.routeOptions.schema as { body?: unknown } | undefined)?.body);
+  // A route without a body schema reads no field: every one it was sent is dropped.
+  const schema = request.routeOptions.schema as { body?: unknown } | undefined;
+  const known = schema && schema.body === undefined ? new Set<string>() : knownFields(schema?.body);
   if (known === null) return [];
   return Object.keys(body).filter((k) => k !== 'csrf_token' && !known.has(k));
 }

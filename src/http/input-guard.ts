@@ -74,3 +74,21 @@ export function boundIntegers(schema: unknown, key?: string, seen = new Set<obje
     if (Array.isArray(s[k])) for (const inner of s[k] as unknown[]) boundIntegers(inner, key, seen);
   }
 }
+
+/** Paths whose callers are outside services posting to a URL an operator configured (docs/api.md "Unknown query parameters"). */
+const PROVIDER_CALLBACKS = /^\/api\/(inbound\/|sms\/twilio\/)/;
+
+/**
+ * Gives a documented route without a querystring schema an empty, closed one, so that an unknown
+ * query parameter is 400 naming it on every operation (docs/api.md "Decisions", unknown query
+ * parameters), not only on those that take some. Hidden routes (the docs page, the console's
+ * files) and the provider callbacks (Mailgun, Twilio: their URL is whatever the operator pasted
+ * into the provider's console) are left open. Mutates the route's schema in place; run at
+ * registration (src/main/app.ts onRoute).
+ * @param route the route's url and schema
+ */
+export function closeQuerystring(route: { url: string; schema?: unknown }): void {
+  const schema = route.schema as Record<string, unknown> | undefined;
+  if (!schema || schema.hide === true || schema.querystring || PROVIDER_CALLBACKS.test(route.url)) return;
+  schema.querystring = { type: 'object', properties: {}, additionalProperties: false };
+}

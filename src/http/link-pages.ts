@@ -7,8 +7,24 @@
  * `escapeHtml`).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
 import { html, trustedHtml, type SafeHtml } from '../lib/html.ts';
-import { errorBody } from './envelope.ts';
+import { alsoSentAs, errorBody, fileResponse, responses } from './envelope.ts';
+
+/**
+ * The response schemas of a signed-link page route, as it answers (docs/api.md "Signed link
+ * pages"): 200 the page as `text/html` (or, with `json`, that JSON to an API client and the page to
+ * a browser); each refusal (400, 409, 410) the error envelope, or its page to a client that
+ * accepts text/html (sendLinkRefusal); the other statuses the envelope.
+ * @param json the JSON 200 schema of a route that answers API clients in JSON, else null
+ * @param errors the error statuses of the route
+ */
+export function linkPageResponses(json: TSchema | null, errors: number[]): Record<number, TSchema> {
+  const out = responses(json ?? fileResponse(['text/html'], 'The page, UTF-8 HTML'), errors);
+  if (json) out[200] = alsoSentAs(json, ['text/html']);
+  for (const status of [400, 409, 410]) if (out[status]) out[status] = alsoSentAs(out[status], ['text/html']);
+  return out;
+}
 
 /**
  * A signed-link page: an English, phone-sized, unindexed HTML document titled `title` (escaped),

@@ -5,13 +5,14 @@
  * `****`. A link e-mailed to a tenant (`/visit?token=`, `/survey?token=`), an invitation or a
  * password reset (`/accept-invitation?token=`, `/reset-password?token=`), a signed link page
  * (`/api/.../link/{token}`) and a calendar feed (`/api/calendar/feed.ics?key=`) are all covered
- * by these two lists; test/security/log-masking.test.ts walks every operation of the OpenAPI
+ * by these two lists, as is the OpenID Connect authorization code of /api/auth/sso/callback?code=;
+ * test/security/log-masking.test.ts walks every operation of the OpenAPI
  * document and every e-mailed link and fails on a credential-bearing parameter left off.
  */
 import type { FastifyRequest } from 'fastify';
 
 /** Query parameters whose value is a credential (names compared case-insensitively). */
-export const SECRET_QUERY_PARAMETERS: readonly string[] = ['token', 'key', 'secret', 'signature', 'sig', 'password', 'api_key', 'access_token', 'refresh_token'];
+export const SECRET_QUERY_PARAMETERS: readonly string[] = ['token', 'key', 'secret', 'signature', 'sig', 'password', 'api_key', 'access_token', 'refresh_token', 'code'];
 /** Path parameters (`:name` in a route) whose value is a credential. */
 export const SECRET_PATH_PARAMETERS: readonly string[] = ['token'];
 /** What a masked value is written as. */

@@ -3,8 +3,12 @@
  * says what the server does for every registered route, not only for the ones written today:
  *   - responses sent as files or text carry their real media types and a `format: binary` schema
  *     (a route marks them with `fileResponse` / `alsoSentAs`, src/http/envelope.ts);
- *   - every operation documents 500 in the error envelope (spec 7), every write 415 (a body of a
- *     media type it does not take, src/http/methods.ts), every operation that needs a login 403
+ *   - every operation documents 400 (an unknown query parameter is refused everywhere,
+ *     src/http/input-guard.ts closeQuerystring) and 500 in the error envelope (spec 7), every
+ *     write 413 (body limit) and 415 (a body of a media type it does not take,
+ *     src/http/methods.ts), every operation with a path parameter 414 (a parameter over 100
+ *     characters, src/http/error-handler.ts); every answer the X-RateLimit-* headers and a 429
+ *     Retry-After (spec 7, src/core/rate-limit.ts); every operation that needs a login 403
  *     (an account of a suspended agency is refused on every such route, src/modules/people/auth);
  *   - request bodies: the server drops unknown fields and names them in `X-Ignored-Fields`
  *     (docs/api.md "Unknown fields"), so no body schema says `additionalProperties: false`; a
@@ -48,6 +52,30 @@ const FORBIDDEN = {
   description: 'Forbidden: the permission is missing, or the caller\'s agency is suspended (refused on every route that needs a login)',
   content: { [JSON_TYPE]: { schema: ERROR_SCHEMA } },
 };
+
+const TOO_LARGE = {
+  description: 'Request body too large: over the body limit of the server (1 MiB for JSON and forms; an upload has its own, docs/api.md "Errors")',
+  content: { [JSON_TYPE]: { schema: ERROR_SCHEMA } },
+};
+
+const URI_TOO_LONG = {
+  description: 'Request path is too long: a path parameter over 100 characters (answered by the router, before authentication)',
+  content: { [JSON_TYPE]: { schema: ERROR_SCHEMA } },
+};
+
+const BAD_REQUEST = {
+  description: 'Invalid or missing required parameter: a missing or invalid field, query value or path value, or an unknown query parameter',
+  content: { [JSON_TYPE]: { schema: ERROR_SCHEMA } },
+};
+
+/** The rate-limit headers of spec 7, sent on every answer of a limited request (src/core/rate-limit.ts). */
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { description: 'Requests allowed in the current window (spec 7)', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'When the window resets, Unix time in seconds', schema: { type: 'integer' } },
+};
+
+const RETRY_AFTER = { description: 'Seconds to wait before trying again', schema: { type: 'integer' } };
 
 const IGNORED_FIELDS_HEADER = {
   description: 'Top-level body fields the server dropped (unknown to this operation), comma-separated, URI-encoded; absent when none',
@@ -124,19 +152,35 @@ function finishOperation(method: string, op: Obj): void {
   for (const response of Object.values(responses)) {
     if (isObj(response.content)) response.content = responseContent(response.content);
   }
+  responses['400'] ??= structuredClone(BAD_REQUEST);
   responses['500'] ??= structuredClone(INTERNAL_ERROR);
-  if (WRITES.has(method)) responses['415'] ??= structuredClone(UNSUPPORTED_MEDIA_TYPE);
+  if (WRITES.has(method)) {
+    responses['413'] ??= structuredClone(TOO_LARGE);
+    responses['415'] ??= structuredClone(UNSUPPORTED_MEDIA_TYPE);
+  }
+  const params = (op.parameters ?? []) as Obj[];
+  if (params.some((p) => p.in === 'path')) responses['414'] ??= structuredClone(URI_TOO_LONG);
   if (Array.isArray(op.security) && op.security.length > 0) responses['403'] ??= structuredClone(FORBIDDEN);
-  op.responses = responses;
+  // A success and a 429 carry the rate-limit headers (components.headers); a 429 also says when to
+  // try again. (Every other answer of a limited request carries them too; left out of the document
+  // to keep it small.)
+  for (const [status, response] of Object.entries(responses)) {
+    if (!status.startsWith('2') && status !== '429') continue;
+    const headers: Obj = { ...(response.headers as Obj | undefined) };
+    for (const name of Object.keys(RATE_LIMIT_HEADERS)) headers[name] = { $ref: `#/components/headers/${name}` };
+    if (status === '429') headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+    response.headers = headers;
+  }
+  op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
   if (!WRITES.has(method)) return;
 
-  const params = (op.parameters ?? []) as Obj[];
   const needsCsrf = params.some((p) => p.in === 'header' && String(p.name).toLowerCase() === 'x-csrf-token');
   const body = op.requestBody as { content: Record<string, { schema?: Obj }>; required?: boolean; description?: string } | undefined;
   if (!body) {
     if (!needsCsrf) return;
     const schema = { type: 'object', properties: { csrf_token: { type: 'string', description: CSRF_FIELD_DESCRIPTION } } };
     op.requestBody = { required: false, description: 'Optional: the CSRF token may travel here instead of X-CSRF-Token', content: { [JSON_TYPE]: { schema }, [FORM_TYPE]: { schema } } };
+    ignoredFieldsHeader(responses);
     return;
   }
   const multipart = body.content[MULTIPART_TYPE];
@@ -149,6 +193,11 @@ function finishOperation(method: string, op: Obj): void {
   body.content[JSON_TYPE] = { ...json, schema };
   if (isFlat(schema)) body.content[FORM_TYPE] = { schema };
   body.required = needsBody(schema);
+  ignoredFieldsHeader(responses);
+}
+
+/** Documents X-Ignored-Fields on the 2xx answers of a write that takes a body. */
+function ignoredFieldsHeader(responses: Record<string, Obj>): void {
   for (const [status, response] of Object.entries(responses)) {
     if (!status.startsWith('2')) continue;
     response.headers = { ...(response.headers as Obj | undefined), 'X-Ignored-Fields': IGNORED_FIELDS_HEADER };
@@ -161,6 +210,8 @@ function finishOperation(method: string, op: Obj): void {
  * @returns the same document, changed in place
  */
 export function finishDocument<T>(doc: T): T {
+  const components = ((doc as { components?: Obj }).components ??= {});
+  components.headers = { ...(components.headers as Obj | undefined), ...structuredClone(RATE_LIMIT_HEADERS), 'Retry-After': structuredClone(RETRY_AFTER) };
   const paths = (doc as { paths?: Record<string, Record<string, Obj>> }).paths ?? {};
   for (const item of Object.values(paths)) {
     for (const [method, op] of Object.entries(item)) if (isObj(op) && isObj(op.responses)) finishOperation(method, op);

@@ -64,6 +64,46 @@ const IMPORT_FIELDS: Record<string, unknown> = {
   skip_bad_rows: { type: 'string', enum: ['true', 'false'], description: 'default false' },
 };
 
+/**
+ * The fields of Mailgun's store-and-forward post of a raw MIME message (form or multipart; no file
+ * part: the message travels as text in `body-mime`), src/modules/jobs/conversations/inbound.routes.ts.
+ */
+const MAILGUN_FIELDS = {
+  type: 'object',
+  properties: {
+    'body-mime': { type: 'string', description: 'The whole message, raw MIME' },
+    recipient: { type: 'string', description: 'The address(es) it was sent to, comma-separated' },
+    sender: { type: 'string' },
+    timestamp: { type: 'string', description: 'Unix time in seconds, signed' },
+    token: { type: 'string', description: 'Random, signed; each timestamp and token is taken once' },
+    signature: { type: 'string', description: 'HMAC-SHA256 of timestamp + token under the webhook signing key, hex' },
+  },
+  required: ['body-mime', 'timestamp', 'token', 'signature'],
+};
+
+/**
+ * The partial updates whose services refuse a body without any field they change (400 "Invalid or
+ * missing required parameter: body"): their document's body says `minProperties: 1`, so it is
+ * required (src/http/openapi-contract.ts). test/contract/contract-walk.test.ts fails for a write
+ * that refuses an empty body the document calls optional, so a new one is added here.
+ */
+const PARTIAL_UPDATES = new Set([
+  'PUT /api/jobs/:uuid',
+  'PUT /api/jobs/time-ranges/:id',
+  'POST /api/sla/settings',
+  'PUT /api/notices/:uuid',
+  'PUT /api/pricing/items/:uuid',
+  'PUT /api/invoices/:uuid',
+  'PUT /api/compliance/types/:uuid',
+  'PUT /api/compliance/schedules/:uuid',
+  'PUT /api/compliance/items/:uuid/certificates/:certificate_uuid',
+  'PUT /api/compliance/properties/:uuid/profile',
+  'PUT /api/hazards/settings',
+  'PUT /api/reporting/settings',
+  'PUT /api/agencies/current',
+  'PUT /api/agencies/:uuid',
+]);
+
 /** The upload operations (multipart/form-data, one file in field `file`). */
 const UPLOAD_PATHS = /\/(documents|photos|banner|document)$/;
 
@@ -93,9 +133,9 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
         license: { name: 'Proprietary', identifier: 'LicenseRef-Caretaker-Proprietary' },
         description:
           'Property maintenance and job management for letting agencies. Every response uses the envelope ' +
-          '{ success, data, count, message } or { success: false, error }. POST, PUT and DELETE need a CSRF token ' +
-          'from GET /api/security/csrf-token (body csrf_token or header X-CSRF-Token), except the writes that need no login ' +
-          '(login, mobile-auth, password reset and its confirmation, invitation acceptance).',
+          '{ success, data, count, message } or { success: false, error }. Every POST, PUT and DELETE that needs a login needs a CSRF token ' +
+          'from GET /api/security/csrf-token (body csrf_token or header X-CSRF-Token); the public writes need none ' +
+          '(login, session, mobile-auth, password reset and its confirmation, invitation acceptance, signed-link posts, provider callbacks).',
       },
       servers: [{ url: '/', description: 'The server that serves this document' }],
       tags: TAGS,
@@ -124,6 +164,11 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       }
       if (method === 'POST' && UPLOAD_PATHS.test(url)) s.consumes = ['multipart/form-data'];
       const consumes = s.consumes as string[] | undefined;
+      if (url === '/api/inbound/mailgun' && !s.body) s.body = MAILGUN_FIELDS;
+      if (PARTIAL_UPDATES.has(`${method} ${url}`) && s.body) {
+        const body = s.body as JsonSchema;
+        s.body = { ...body, minProperties: 1, description: [body.description, 'At least one field to change.'].filter(Boolean).join(' ') };
+      }
       if (consumes?.includes('multipart/form-data') && !s.body) {
         const fields = url === '/api/imports' ? IMPORT_FIELDS : /\/(documents|photos)$/.test(url) ? JOB_FILE_FIELDS : UPLOAD_FIELDS;
         s.body = { type: 'object', properties: fields, required: url === '/api/imports' ? ['file', 'entity'] : ['file'] };

@@ -18,7 +18,6 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { Readable } from 'node:stream';
-import { readOnlyScope, type ReadOnlyRun } from '../db/admission-gate.ts';
 import type { AppDeps } from '../app-deps.ts';
 import { isValidRoutePermission } from '../permissions/catalogue.ts';
 import type { AuthContext } from '../core/auth-context.ts';
@@ -218,27 +217,6 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     const methods = [route.method].flat().map((m) => String(m).toUpperCase());
     // A route hook on the writes only: a read runs none of their checks.
     if (methods.some((m) => WRITE_METHODS.has(m))) route.preValidation = [checkWrite, ...[route.preValidation ?? []].flat()] as RouteOptions['preValidation'];
-    // An overlapped read's handler runs on a read-only handle (src/db/admission-gate.ts): a write
-    // it tries is refused by the database, and the handler runs once more after the admission.
-    if (methods.every((m) => READ_METHODS.has(m)) && (route.config as { overlap?: boolean } | undefined)?.overlap !== false) {
-      const handler = route.handler;
-      route.handler = async function admittedRead(this: unknown, request: FastifyRequest, reply: FastifyReply) {
-        const admission = request.admission;
-        if (!admission) return handler.call(this as never, request, reply);
-        const run: ReadOnlyRun = { refusedWrite: false };
-        try {
-          const out: unknown = await readOnlyScope.run(run, () => handler.call(this as never, request, reply));
-          // A handler that sends later returns undefined: the reply is Fastify's "sent elsewhere".
-          if (!run.refusedWrite || reply.sent) return out === undefined ? reply : out;
-        } catch (err) {
-          if (!run.refusedWrite || reply.sent) throw err;
-        }
-        // It tried to write: once admitted (a refusal throws here), it runs as an ordinary read.
-        await admission;
-        const again: unknown = await handler.call(this as never, request, reply);
-        return again === undefined ? reply : again;
-      };
-    }
   });
 
   const note = (request: FastifyRequest, result: LimitResult) => {
@@ -261,6 +239,14 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     refused.set(userId, result.resetAt * 1000);
     note(request, result);
   };
+
+  /**
+   * Counts a request against its agency's limit, all its routes and accounts together
+   * (docs/operations.md "Fairness between agencies"), so one agency's traffic cannot take the
+   * instances' time from the others; null for an account of no agency (SysOps).
+   */
+  const countAgency = (agencyId: number | null, failClosed: boolean): Promise<LimitResult> | null =>
+    agencyId === null ? null : limiter.consume(`agency:${agencyId}`, config.rateLimit.agencyMax, config.rateLimit.windowS, { failClosed });
 
   /**
    * An overlapped read (docs/architecture.md "Overlapped reads"): a GET or HEAD from a token this
@@ -301,6 +287,8 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
         }
       }
       noteFor(request, auth.userId, await countAccount(trip, auth.userId));
+      const agency = await countAgency(auth.agencyId, false);
+      if (agency) noteFor(request, auth.userId, agency);
     });
     return { admitted };
   };
@@ -372,6 +360,8 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     request.auth = auth;
     if (await blacklist.isAccountBlocked(auth.userId)) throw blocked();
     note(request, await countAccount(trip, auth.userId));
+    const agency = await countAgency(auth.agencyId, failClosed);
+    if (agency) note(request, agency);
 
     if (!grants(auth, permission)) {
       await services.recordDenial(auth, request.ip, deps.clock.now(), { method: request.method, route: request.routeOptions.url, permission });

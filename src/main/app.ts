@@ -10,7 +10,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import type { AppDeps } from '../app-deps.ts';
 import { errorBody } from '../http/envelope.ts';
 import { errorHandler, frameworkErrorHandler } from '../http/error-handler.ts';
-import { boundIntegers } from '../http/input-guard.ts';
+import { boundIntegers, closeQuerystring } from '../http/input-guard.ts';
 import { registerConsole, type ConsoleShell } from '../http/console.ts';
 import { registerDocsRoutes, registerOpenApi } from '../http/openapi.ts';
 import { registerMetrics } from '../http/metrics.ts';
@@ -21,7 +21,7 @@ import { registerMethodChecks } from '../http/methods.ts';
 import { registerSecurityHeaders } from '../http/security-headers.ts';
 import { assertRoutePermissions, registerPipeline, type Lifecycle, type PresentedCredentials } from '../http/pipeline.ts';
 import { registerIdempotency } from '../http/idempotency.ts';
-import { registerReadRetry } from '../http/read-retry.ts';
+import { registerReadHandlers } from '../http/read-handlers.ts';
 import { assertUploadScopes } from '../http/upload.ts';
 import type { App } from '../http/route-types.ts';
 import { serializerCompiler } from '../http/serialization.ts';
@@ -31,7 +31,7 @@ import { branchesRoutes } from '../modules/people/admin/index.ts';
 import { rateLimitRoutes } from '../modules/people/admin/index.ts';
 import { rolesRoutes } from '../modules/people/admin/index.ts';
 import { branchAgentsRoutes } from '../modules/jobs/agents/index.ts';
-import { authenticate, authRoutes, cachedAccountOf, createTokenCache, SESSION_COOKIE } from '../modules/people/auth/index.ts';
+import { authenticate, authRoutes, cachedAccountOf, createTokenCache, SESSION_COOKIE, ssoRoutes } from '../modules/people/auth/index.ts';
 import { recordActivity } from '../core/activity/index.ts';
 import { jobsRoutes } from '../modules/jobs/jobs/index.ts';
 import { jobNotesRoutes } from '../modules/jobs/job-notes/index.ts';
@@ -52,6 +52,7 @@ import { addressesRoutes } from '../modules/people/addresses/index.ts';
 import { tenantsRoutes } from '../modules/people/tenants/index.ts';
 import { complianceRoutes } from '../modules/jobs/compliance/index.ts';
 import { hazardsRoutes } from '../modules/jobs/hazards/index.ts';
+import { tenanciesRoutes } from '../modules/jobs/tenancies/index.ts';
 import { reportingRoutes } from '../modules/jobs/reporting/index.ts';
 import { contractorsRoutes } from '../modules/people/contractors/index.ts';
 import { gdprRoutes, smsReplyConsent } from '../modules/platform/gdpr/index.ts';
@@ -73,6 +74,7 @@ import { worksOrdersRoutes } from '../modules/money/works-orders/index.ts';
 import { agenciesRoutes } from '../modules/platform/agencies/index.ts';
 import { importsRoutes } from '../modules/platform/imports/index.ts';
 import { LiveHub, liveRoutes } from '../modules/jobs/live/index.ts';
+import { mcpRoutes } from '../modules/platform/mcp/index.ts';
 
 export interface BuildOptions {
   /** pino logger options, or false for none (tests). */
@@ -141,6 +143,8 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
   const routes: RouteOptions[] = [];
   app.addHook('onRoute', (route) => {
     // int32 bounds on every request integer without its own (docs/security.md promise 27).
+    // No unknown query parameter passes silently (docs/api.md "Decisions").
+    closeQuerystring(route);
     const schema = route.schema as Record<string, unknown> | undefined;
     for (const part of ['body', 'querystring', 'params']) boundIntegers(schema?.[part]);
     routes.push(route as RouteOptions);
@@ -172,6 +176,15 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       recordActivity(deps.db, { auth, ip }, at, { action: 'authorization.deny', resourceType: 'route', details }),
     blacklist,
   });
+  // Read-your-writes with a read replica (docs/operations.md "Read replicas"): a signed-in person's
+  // write notes the primary's WAL position before its answer is sent (src/db/replica.ts noteWrite).
+  // Registered only with a replica: without one, requests pay no hook for it.
+  if (deps.reads.hasReplica) {
+    app.addHook('onSend', async (request, _reply, payload) => {
+      if (request.auth && request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') await deps.reads.noteWrite(request.auth.userId);
+      return payload;
+    });
+  }
   // Live updates: one hub per instance, fed by the database's notifications (docs/live-updates.md).
   // A session-ending change (revocation, logout, a disabled or blocked account, a suspended agency)
   // ends the streams it concerns at once, on every instance (docs/live-updates.md "When a stream
@@ -190,11 +203,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     },
   };
   registerIdempotency(app, deps);
-  registerReadRetry(app);
+  registerReadHandlers(app);
   registerMetrics(app, deps, { queueFigures: () => queueFigures(deps.db), outboxLag: () => outboxLag(deps.db) });
 
   const modules: Array<(app: App) => Promise<void>> = [
     authRoutes(deps, loginGuard),
+    ssoRoutes(deps, loginGuard),
     usersRoutes(deps, findLandlordRef),
     activityLogRoutes(deps),
     jobsRoutes(deps),
@@ -238,10 +252,12 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
     platformRoutes(deps),
     complianceRoutes(deps),
     hazardsRoutes(deps),
+    tenanciesRoutes(deps),
     reportingRoutes(deps),
     agenciesRoutes(deps),
     importsRoutes(deps),
     liveRoutes(deps, liveHub, liveAuth),
+    mcpRoutes(deps, routes),
   ];
   for (const mod of modules) await app.register(mod);
   await registerDocsRoutes(app);

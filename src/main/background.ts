@@ -21,6 +21,7 @@ import * as reporting from '../modules/jobs/reporting/index.ts';
 import * as compliance from '../modules/jobs/compliance/index.ts';
 import { visitRemindersTask } from '../modules/jobs/jobs/index.ts';
 import * as conversations from '../modules/jobs/conversations/index.ts';
+import * as gdpr from '../modules/platform/gdpr/index.ts';
 
 /** Every event handler of every module. */
 export function backgroundHandlers(): EventHandler[] {
@@ -52,5 +53,6 @@ export function periodicTasks(): PeriodicTask[] {
     ...hazards.periodicTasks,
     ...compliance.periodicTasks,
     visitRemindersTask,
+    ...gdpr.periodicTasks,
   ];
 }

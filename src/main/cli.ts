@@ -1,6 +1,7 @@
 /**
  * The `caretaker` command (README "The `caretaker` command"), parsed by commander: `serve` (default),
- * `worker`, `migrate`, `demo`, `backup`, `restore`, `verify-backup`, `dead-letters list|retry|purge`, `config check`, `doctor`, `push vapid-keys`, `storage migrate`,
+ * `worker`, `migrate`, `demo`, `backup`, `restore`, `verify-backup`, `dead-letters list|retry|purge`, `config check`, `doctor`, `mcp`, `push vapid-keys`, `storage migrate`,
+ * `history status|maintain|archives|restore`,
  * `help [command]`, and `--help` on every command and `--version`. Help and version never open
  * the database or start the server. Configuration comes from the environment (.env.example).
  *
@@ -44,6 +45,15 @@ async function config(): Promise<Readonly<Config>> {
       throw new Exit(2);
     }
     throw e;
+  }
+}
+
+/** The configuration, or undefined when the environment does not parse (the commands that only call a running instance). */
+async function configIfValid(): Promise<Readonly<Config> | undefined> {
+  try {
+    return await loadConfig();
+  } catch {
+    return undefined;
   }
 }
 
@@ -222,15 +232,32 @@ function program(state: { code: number | undefined }): Command {
         'Exit code 0 when ready and status ok, 1 otherwise.',
     )
     .action(async (opts: { url?: string }) => {
-      let c: Readonly<Config> | undefined;
-      try {
-        c = await loadConfig();
-      } catch {
-        c = undefined;
-      }
+      const c = await configIfValid();
       const token = process.env.CARETAKER_TOKEN?.trim() || undefined;
       const { doctor, doctorDefaultUrl } = await import('./cli/doctor.ts');
       state.code = await doctor(opts.url ?? doctorDefaultUrl(c), token, out);
+    });
+
+  cli
+    .command('mcp')
+    .description('the MCP server over stdio for AI assistants, through a running instance (bearer token in CARETAKER_MCP_TOKEN)')
+    .option('--url <url>', 'base URL of the instance (default: CARETAKER_MCP_URL, else CARETAKER_PUBLIC_URL, else http://127.0.0.1:3000)')
+    .addHelpText(
+      'after',
+      '\nPasses each message of the assistant (stdin/stdout) to the instance\'s POST /mcp with the bearer token of\n' +
+        'CARETAKER_MCP_TOKEN: the assistant acts as that token\'s user (docs/integrations.md "AI assistants (MCP)").',
+    )
+    .action(async (opts: { url?: string }) => {
+      const token = process.env.CARETAKER_MCP_TOKEN?.trim();
+      if (!token) {
+        err('caretaker: set CARETAKER_MCP_TOKEN to a bearer token (POST /api/auth/login or /api/security/mobile-auth)');
+        throw new Exit(2);
+      }
+      const c = await configIfValid();
+      const { doctorDefaultUrl } = await import('./cli/doctor.ts');
+      const { runStdioBridge } = await import('../modules/platform/mcp/index.ts');
+      await runStdioBridge({ baseUrl: opts.url ?? (process.env.CARETAKER_MCP_URL?.trim() || doctorDefaultUrl(c)), token });
+      state.code = 0;
     });
 
   const push = cli.command('push').description('push notification commands (docs/push.md)');
@@ -254,6 +281,20 @@ function program(state: { code: number | undefined }): Command {
       const { storageCommand } = await import('./cli/storage.ts');
       state.code = await storageCommand(await config(), ['migrate', '--from', opts.from, '--to', opts.to], out, err);
     });
+
+  const history = cli.command('history').description('monthly partitions of the history tables (docs/operations.md "History partitions and retention")');
+  const historyRun = (args: string[]) => async () => {
+    const { historyCommand } = await import('./cli/history.ts');
+    state.code = await historyCommand(await config(), args, out, err);
+  };
+  history.command('status').description('every partition of the history tables and the rows waiting in DEFAULT').action(historyRun(['status']));
+  history.command('maintain').description('create months ahead, sort DEFAULT, archive and drop months past retention (as the worker does daily)').action(historyRun(['maintain']));
+  history.command('archives').description('the archived months: table, range, file store key, rows, size').action(historyRun(['archives']));
+  history
+    .command('restore')
+    .description('put an archived month back into the plain table <partition>_restored, to read with SQL')
+    .argument('<partition>', 'the archived partition, e.g. activity_log_p2026_01')
+    .action(async (partition: string) => historyRun(['restore', partition])());
   return cli;
 }
 

@@ -3,12 +3,14 @@
  * rate-limit store, and closes them again. Shared by the server, the CLI and the tests.
  */
 import { listenerFor } from '../db/notifications.ts';
+import { directUrl } from '../db/pooler.ts';
 import type { PGlite } from '@electric-sql/pglite';
 import { Redis } from 'ioredis';
 import type { AppDeps } from '../app-deps.ts';
 import type { Config } from '../config/config.ts';
 import { preparedDatabase, unpackPreparedDatabase } from './prepared-database.ts';
 import { createDatabase, type DatabaseHandle } from '../db/database.ts';
+import { ReadRouting } from '../db/replica.ts';
 import { withQueueAdmin } from '../events/queue.ts';
 import { DATABASE_MARKER, missingDatabase, writeDatabaseMarker } from '../db/data-marker.ts';
 import { StartupError } from './startup.ts';
@@ -24,6 +26,7 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import path from 'node:path';
+import { loadSecretsKey, SecretBox } from '../lib/secret-box.ts';
 import { createFileStore, S3FileStore } from '../storage/index.ts';
 import { jsonLineLogger, NodemailerMailer, type MailLogger } from '../modules/messaging/mail/index.ts';
 
@@ -118,6 +121,7 @@ export async function openRuntime(
     databaseUrl: config.databaseUrl,
     dataDir: options.dataDir ?? config.dataDir,
     poolMax: config.databasePoolMax,
+    pooler: config.databasePooler,
     ...(loadDataDir ? { loadDataDir } : {}),
     ...(options.pglite ? { pglite: options.pglite } : {}),
   });
@@ -150,6 +154,7 @@ export async function openRuntime(
   const limiter = new RateLimitStore(redis, options.redisPrefix ?? config.redisPrefix, [
     { max: rl.ipMax, windowS: rl.windowS },
     { max: rl.accountMax, windowS: rl.windowS },
+    { max: rl.agencyMax, windowS: rl.windowS },
     { max: rl.loginAccountFailures, windowS: rl.loginWindowS },
     { max: rl.loginIpFailures, windowS: rl.loginWindowS },
   ]);
@@ -164,12 +169,22 @@ export async function openRuntime(
     dir: options.mailDir ?? path.join(config.dataDir, 'mail'),
     logger: options.mailLogger ?? jsonLineLogger(config.logLevel),
   });
+  // Reads that may lag go to the replica when one is configured and current (src/db/replica.ts).
+  const reads = new ReadRouting({
+    primary: database.db,
+    replica: config.databaseReplicaUrl ? createDatabase({ databaseUrl: config.databaseReplicaUrl, poolMax: config.databasePoolMax, pooler: config.databasePooler }).db : undefined,
+    maxLagMs: config.databaseReplicaMaxLagMs,
+    redis,
+    redisPrefix: options.redisPrefix ?? config.redisPrefix,
+  });
+  reads.start();
   const rateLimitRules = new RateLimitRules(database.db);
   const csrf = new CsrfStore(database.db, redis, options.redisPrefix ?? config.redisPrefix);
   const callbackUses = new CallbackUseStore(database.db, redis, options.redisPrefix ?? config.redisPrefix);
   const deps: AppDeps = {
-    config, db: database.db, engine: database.engine, clock, limiter, authEpoch, csrf, callbackUses, rateLimitRules, redis, files, mailer,
-    startedAt: clock.now(), pool: database.pool, listen: listenerFor(database, config.databaseUrl),
+    config, db: database.db, reads, engine: database.engine, clock, limiter, authEpoch, csrf, callbackUses, rateLimitRules, redis, files, mailer,
+    secrets: new SecretBox(loadSecretsKey(config.secretsKey, options.dataDir ?? config.dataDir)),
+    startedAt: clock.now(), pool: database.pool, listen: listenerFor(database, directUrl(config)),
     snapshotDatabase: database.pglite ? snapshotOf(database) : undefined,
     queueAdmin: (fn) => withQueueAdmin(config, database, fn),
   };
@@ -178,6 +193,7 @@ export async function openRuntime(
     database,
     close: async () => {
       await mailer.close();
+      await reads.close();
       redis?.disconnect();
       if (files instanceof S3FileStore) files.close();
       await database.close();

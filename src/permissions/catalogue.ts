@@ -43,6 +43,7 @@ export const PERMISSIONS: PermissionDef[] = [
   { key: 'api.jobs.delete.manage', description: 'Soft-delete closed or cancelled jobs (DELETE /api/jobs/{uuid}?soft_delete=true)', roles: ADMINS },
   { key: 'api.jobs.time-ranges.admin', description: 'Create, rename and retire job time-range slots (agency admins: their agency\'s slots; SysOps: the global ones)', roles: ADMINS },
   { key: 'api.users.manage', description: 'Create, read, update, list, disable, enable and invite the users of one\'s agency (below one\'s own level)', roles: ADMINS },
+  { key: 'api.sso.settings.manage', description: "Read and change the agency's single sign-on (OpenID Connect) provider (docs/security.md \"Single sign-on\")", roles: ADMINS },
   { key: 'api.users.sessions.manage', description: 'List and revoke the sessions and tokens of other users of one\'s agency', roles: ADMINS },
   { key: 'api.jobs.notes.manage', description: 'Read and write the case notes of the jobs one may see (tenants and contractors: the notes shared with them)', roles: ALL },
   { key: 'api.jobs.conversations.manage', description: 'Read and write the conversation threads of the jobs one may see (tenants, contractors and landlords: their own thread; docs/conversations.md)', roles: [...ALL, 'landlord'] },

@@ -114,6 +114,20 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     const slots = page.getByRole('group', { name: /free slots/ });
     await slots.getByRole('radio').first().check();
     await checkAndShoot(page, 'visit-link');
+    // Meanwhile the contractor books the first free slot for another job: the pick is refused
+    // beside the button, and the slots still free are offered.
+    const first = (await (await page.request.get(`${baseUrl}/api/visits/link/${linkToken}`)).json()).data.plan.free_slots[0];
+    const other = await t.db.selectFrom('jobs').select(['id', 'agency_id', 'branch_id', 'contractor_id']).where('reference', '=', 'JOB-900101').executeTakeFirstOrThrow();
+    const rival = await insertJob(t.db, { agency_id: other.agency_id, branch_id: other.branch_id, contractor_id: other.contractor_id, reference: 'JOB-900103', title: 'Tap drips', status_id: 5, assigned_at: new Date() }, new Date());
+    await t.db.insertInto('job_visits').values({
+      uuid: newUuid(), agency_id: other.agency_id, job_id: rival.id, contractor_id: other.contractor_id!, starts_at: new Date(first.starts_at), ends_at: new Date(first.ends_at),
+      booked_by: 'contractor', state: 'booked', missed_by: null, missed_note: null, missed_at: null, reminder_sent_at: null, created_at: new Date(), updated_at: new Date(),
+    }).execute();
+    await page.getByRole('button', { name: 'Book this slot' }).click();
+    const refusal = page.locator('form', { has: page.getByRole('button', { name: 'Book this slot' }) }).getByRole('alert');
+    await refusal.getByText(`The contractor is no longer free ${first.label}: pick another slot`).waitFor();
+    await slots.getByRole('radio', { name: first.label }).waitFor({ state: 'detached' });
+    await slots.getByRole('radio').first().check();
     await page.getByRole('button', { name: 'Book this slot' }).click();
     await page.getByText('Your visit is booked', { exact: true }).waitFor();
     expect(await t.db.selectFrom('job_visits').select('booked_by').where('booked_by', '=', 'tenant').execute()).toHaveLength(1);

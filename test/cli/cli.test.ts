@@ -24,6 +24,7 @@ const COMMANDS: string[][] = [
   ['config'],
   ['config', 'check'],
   ['doctor'],
+  ['mcp'],
   ['push'],
   ['push', 'vapid-keys'],
   ['storage'],
@@ -54,7 +55,7 @@ describe('help and version', () => {
   it('--help lists every command', async () => {
     const run = await runCaretaker(['--help']);
     expect(run.code).toBe(0);
-    for (const name of ['serve', 'worker', 'migrate', 'backup', 'restore', 'verify-backup', 'demo', 'config', 'doctor', 'push', 'storage', 'help']) expect(run.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
+    for (const name of ['serve', 'worker', 'migrate', 'backup', 'restore', 'verify-backup', 'demo', 'config', 'doctor', 'mcp', 'push', 'storage', 'help']) expect(run.stdout).toMatch(new RegExp(`^  ${name}\\b`, 'm'));
   });
 
   it.each(COMMANDS.map((c) => [c.join(' '), c]))('%s --help and help %s print its usage and start nothing', async (_name, words) => {

@@ -4,7 +4,7 @@
  * listed in docs/console.md with why (scripts/console-coverage.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { calledOperations, coverageReport, listedReasons } from '../../scripts/console-coverage.ts';
+import { calledOperations, coverageReport, listedReasons, NOT_FOR_STAFF } from '../../scripts/console-coverage.ts';
 
 describe('console coverage', () => {
   it('finds typed-client calls with a literal path, not built paths or other methods', () => {
@@ -18,6 +18,22 @@ describe('console coverage', () => {
     expect(rows.get('GET /livez')).toBe('a probe for the orchestrator');
     expect(rows.get('POST /api/y')).toBe('');
     expect(rows.has('GET /api/x')).toBe(false);
+  });
+
+  it('leaves out of the staff figure only the rows marked machine: or signed link:', () => {
+    expect(NOT_FOR_STAFF.test('machine: the Prometheus scrape')).toBe(true);
+    expect(NOT_FOR_STAFF.test("signed link: the landlord's approval page")).toBe(true);
+    expect(NOT_FOR_STAFF.test('not yet: buildings')).toBe(false);
+    expect(NOT_FOR_STAFF.test('called: sent through the offline outbox')).toBe(false);
+    expect(NOT_FOR_STAFF.test('called as a link: the PDF')).toBe(false);
+  });
+
+  it('the console calls at least 80 % of the operations meant for agency staff (docs/console.md)', () => {
+    const r = coverageReport();
+    // A row can only name an operation the console does not call: nothing called is left out.
+    expect(r.notForStaff.every((o) => r.uncalled.includes(o))).toBe(true);
+    expect(r.staffTotal).toBe(r.total - r.notForStaff.length);
+    expect(r.staffPercent).toBeGreaterThanOrEqual(80);
   });
 
   it('every operation not called by the console is listed in docs/console.md with why', () => {

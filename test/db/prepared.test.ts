@@ -11,7 +11,7 @@ import { PLANNER_SETTINGS } from '../../src/db/database.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 
 const PLUS_ONE = new PreparedQuery('test_plus_one', (db, shape: { label: string }, p: Params<{ n: number }>) =>
-  db.selectNoFrom([sql<number>`${p.n}::int + 1`.as('n'), sql.lit(shape.label).as('label')]),
+  db.selectNoFrom([sql<number>`${p('n')}::int + 1`.as('n'), sql.lit(shape.label).as('label')]),
 );
 
 describe('PreparedQuery', () => {

@@ -135,10 +135,13 @@ describe('upgrading a database made by the first release', () => {
     const plan = planLines(before, []);
     expect(plan[0]).toBe(`${before.pending.length} pending migration(s), in the order they run (8 applied):`);
     expect(plan.find((l) => l.includes('2026_11_26_0800_backfills'))).toMatch(/ expand {4}.*then backfill sla\.clocks on the queue$/);
-    // One contract migration since the first release: 2026_12_06_1500_notifications_arrive changes the
-    // delivery key that an older instance's ON CONFLICT names (docs/messaging.md "Slots").
+    // Two contract migrations since the first release: 2026_12_06_1500_notifications_arrive changes the
+    // delivery key that an older instance's ON CONFLICT names (docs/messaging.md "Slots"), and
+    // 2026_12_08_0300_history_partitions puts the time column in the deliveries' keys
+    // (docs/operations.md "History partitions and retention").
     expect(plan.find((l) => l.includes('2026_12_06_1500_notifications_arrive'))).toMatch(/ contract /);
-    expect(plan.at(-1)).toBe(`1 contract: upgrade every instance to the release before this one's, then migrate (docs/operations.md "Upgrades").`);
+    expect(plan.find((l) => l.includes('2026_12_08_0300_history_partitions'))).toMatch(/ contract /);
+    expect(plan.at(-1)).toBe(`2 contract: upgrade every instance to the release before this one's, then migrate (docs/operations.md "Upgrades").`);
     if (!empty.pglite) await handle.close(); // PGlite: the runtime below takes over the same instance
 
     const clock = new ManualClock(new Date('2026-11-26T09:00:00Z'));
@@ -163,10 +166,12 @@ describe('upgrading a database made by the first release', () => {
       expect(lines).toEqual([]);
       clock.advance(5 * 60_000); // its lease lapsed (it died): this worker takes over
       const runs = await runPendingBackfills(runtime.deps, log, 100);
-      // The address parts' backfill (migration 2026_12_06_1600) runs first and finishes too.
-      expect(runs.map((r) => r.name)).toEqual(['addresses.parts', 'sla.clocks']);
+      // The address parts' backfill (migration 2026_12_06_1600) runs first and finishes too, and the
+      // TOTP secrets' encryption (2026_12_08_0400) has no row to encrypt in a first-release database.
+      expect(runs.map((r) => r.name)).toEqual(['addresses.parts', 'auth.totp-secrets', 'sla.clocks']);
       expect(runs[0]).toMatchObject({ name: 'addresses.parts', finished: true });
-      expect(runs[1]).toEqual({ name: 'sla.clocks', done: open, total: open, finished: true });
+      expect(runs[1]).toMatchObject({ name: 'auth.totp-secrets', finished: true });
+      expect(runs[2]).toEqual({ name: 'sla.clocks', done: open, total: open, finished: true });
       expect((await clockless()).rows[0]!.n).toBe(0);
       lines.splice(0, lines.length, ...lines.filter((l) => l.startsWith('backfill sla.clocks')));
       expect(lines[0]).toBe(`backfill sla.clocks: SLA clocks of every open job (docs/sla.md), starting (0/${open})`);

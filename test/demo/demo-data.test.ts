@@ -26,10 +26,8 @@ describe('demo data set', () => {
 
   beforeAll(async () => {
     t = await buildTestApp();
-    const started = performance.now();
+    // How long loading takes is measured by bench/ (the first start), not asserted here.
     const result = await loadDemoIfEmpty(t.db, t.config, t.clock.now());
-    // Loading must stay fast (batched inserts); generous bound for a busy machine.
-    expect(performance.now() - started).toBeLessThan(30_000);
     // The seven named demo accounts (docs/api.md); later demo steps add more staff (src/seed/demo/users.ts).
     expect(result.loaded).toBe(true);
     expect(result.accounts).toEqual(expect.arrayContaining(ACCOUNTS));

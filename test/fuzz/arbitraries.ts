@@ -79,7 +79,9 @@ function plausible(schema: Schema, world: FuzzWorld, name: string): fc.Arbitrary
   if (name === 'role' || /(^|_)id$/i.test(name)) return fc.oneof(fc.constantFrom(...OVER_RANGE_DIGITS), fc.string({ minLength: 1, maxLength: 12 }));
   if (name === 'url' || s.format === 'uri') return fc.constantFrom(...IPV6_FORMS, 'https://8.8.8.8/hook', 'http://203.0.113.9/hook');
   // Free text that reaches templates, exports and file names.
-  const text = fc.string({ minLength: typeof s.minLength === 'number' ? s.minLength : 1, maxLength: 12 });
+  // At least the schema's minLength (a 64-character challenge is longer than the usual 12).
+  const minLength = typeof s.minLength === 'number' ? s.minLength : 1;
+  const text = fc.string({ minLength, maxLength: Math.max(12, minLength) });
   return fc.oneof({ arbitrary: text, weight: 4 }, { arbitrary: fc.constantFrom(...TEMPLATE_TAGS, ...BIDI_TEXT, ...FORMULA_TEXT), weight: 1 });
 }
 

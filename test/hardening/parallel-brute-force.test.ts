@@ -12,9 +12,11 @@ describe('parallel brute force on one account', () => {
   });
   afterAll(async () => t?.close());
 
+  // The users' hashes are at the service's cost (serviceCostHash): each check then takes as long
+  // as in production, which keeps the window for a race between the checks open as wide.
   it('25 parallel wrong passwords: at most 10 are checked, the rest are 429', async () => {
     const agency = await createAgency(t.db);
-    const user = await createUser(t.db, { role: 'admin', agencyId: agency.id });
+    const user = await createUser(t.db, { role: 'admin', agencyId: agency.id, serviceCostHash: true });
     const attempts = await Promise.all(
       Array.from({ length: 25 }, (_, i) =>
         t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: `wrong-password-${i}` } })),
@@ -29,7 +31,7 @@ describe('parallel brute force on one account', () => {
 
   it('a right password gives back its reservation: successful logins never lock anyone out', async () => {
     const agency = await createAgency(t.db);
-    const user = await createUser(t.db, { role: 'admin', agencyId: agency.id });
+    const user = await createUser(t.db, { role: 'admin', agencyId: agency.id, serviceCostHash: true });
     for (let i = 0; i < 11; i++) await login(t.app, user.email, TEST_PASSWORD);
   });
 });

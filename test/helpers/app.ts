@@ -15,6 +15,7 @@ import type { Db } from '../../src/db/database.ts';
 import type { Lifecycle } from '../../src/http/pipeline.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { newUuid } from '../../src/lib/crypto.ts';
+import { hash as argon2Hash } from '@node-rs/argon2';
 import { hashPassword } from '../../src/lib/passwords.ts';
 import { openRuntime, type Runtime } from '../../src/main/runtime.ts';
 import { createTestDatabase } from './database.ts';
@@ -50,19 +51,25 @@ export interface TestApp {
 /**
  * Builds the app for a test file.
  * @param env extra environment variables (for example small rate limits)
+ * @param options.databaseEnv more variables made from the fresh database's connection string
+ *   (PostgreSQL only): test/db/pgbouncer.test.ts points DATABASE_URL at a pooler in front of it
  */
-export async function buildTestApp(env: Record<string, string> = {}, options: { lifecycle?: Lifecycle; loggerInstance?: FastifyBaseLogger } = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  options: { lifecycle?: Lifecycle; loggerInstance?: FastifyBaseLogger; databaseEnv?: (databaseUrl: string) => Record<string, string> } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     CARETAKER_COOKIE_SECURE: 'true',
     CARETAKER_RATE_LIMIT_IP_MAX: '100000',
-    CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '100000',
+    CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '100000', CARETAKER_RATE_LIMIT_AGENCY_MAX: '10000000',
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     // CARETAKER_TEST_STORAGE=s3: files go to a fresh bucket on a local S3 server.
     ...(testStorageIsS3() && !env.STORAGE_DRIVER ? await s3TestEnv() : {}),
     ...env,
+    ...(database.databaseUrl && options.databaseEnv ? options.databaseEnv(database.databaseUrl) : {}),
   });
   const clock = new ManualClock(new Date('2026-11-21T09:00:00Z'));
   const runtime = await openRuntime(config, {
@@ -97,9 +104,23 @@ export async function buildTestApp(env: Record<string, string> = {}, options: { 
 let passwordHashCache: Promise<string> | undefined;
 export const TEST_PASSWORD = 'correct horse battery staple';
 
-/** The argon2id hash of TEST_PASSWORD, computed once per file. */
+/**
+ * The parameters of the factory users' hash: argon2id as the service's own (src/lib/passwords.ts),
+ * at the lowest cost (1 MiB, one pass) instead of 19 MiB and two. Every login verifies the stored
+ * hash at the cost written in it, and the suite signs in thousands of times: 26 ms each at the
+ * service's cost on an idle core, 0.3 ms at this one (docs/architecture.md, "Tests"). Hashes the
+ * service writes itself (sign-up, password changes, recovery codes, the unknown e-mail's dummy)
+ * keep the service's cost, and the tests of that cost, of login timing and of logins racing each
+ * other store the service's hash (createUser's `serviceCostHash`).
+ */
+const TEST_HASH_OPTIONS = { algorithm: 2, memoryCost: 1024, timeCost: 1, parallelism: 1 } as const;
+
+/**
+ * The argon2id hash of TEST_PASSWORD at the test cost (TEST_HASH_OPTIONS), computed once per worker
+ * process; resolves to a PHC string `$argon2id$v=19$m=1024,t=1,p=1$...`.
+ */
 export function testPasswordHash(): Promise<string> {
-  passwordHashCache ??= hashPassword(TEST_PASSWORD);
+  passwordHashCache ??= argon2Hash(TEST_PASSWORD, TEST_HASH_OPTIONS);
   return passwordHashCache;
 }
 
@@ -128,9 +149,15 @@ export interface TestUserInput {
   email?: string;
   name?: string;
   status?: 'active' | 'disabled';
+  /**
+   * Store TEST_PASSWORD hashed at the service's own cost (`hashPassword`) instead of the test cost
+   * (testPasswordHash): for tests of that cost, of login timing, or of logins racing each other
+   * while the hash is checked.
+   */
+  serviceCostHash?: boolean;
 }
 
-/** Creates a user with TEST_PASSWORD; returns the row with its e-mail. */
+/** Creates a user with TEST_PASSWORD (hashed at the test cost unless `serviceCostHash`); returns the row with its e-mail. */
 export async function createUser(db: Db, input: TestUserInput) {
   const role = await db.selectFrom('roles').select('id').where('code', '=', input.role).executeTakeFirstOrThrow();
   const now = new Date();
@@ -146,7 +173,7 @@ export async function createUser(db: Db, input: TestUserInput) {
       tenant_id: input.tenantId ?? null,
       name: input.name ?? `Test ${input.role}`,
       email,
-      password_hash: await testPasswordHash(),
+      password_hash: input.serviceCostHash ? await hashPassword(TEST_PASSWORD) : await testPasswordHash(),
       status: input.status ?? 'active',
       created_at: now,
       updated_at: now,

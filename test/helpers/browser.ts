@@ -11,6 +11,7 @@ import { expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildTestApp, TEST_PASSWORD, type TestApp } from './app.ts';
 import { ensureConsoleBuilt } from './console-build.ts';
+import { freePort } from './process.ts';
 
 /** The system Chromium, or undefined when it is not installed. */
 export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
@@ -74,7 +75,7 @@ export async function signInConsole(page: Page, baseUrl: string, email: string, 
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   await page.getByLabel('E-mail address').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   try {
     await page.locator('.user-toggle').waitFor({ state: 'attached' });
   } catch (e) {
@@ -205,6 +206,28 @@ export async function serveConsole(env: Record<string, string> = {}): Promise<{ 
   const t = await buildTestApp(env);
   try {
     return { t, baseUrl: await serveForBrowser(t) };
+  } catch (e) {
+    await t.close();
+    throw e;
+  }
+}
+
+/**
+ * Like serveConsole, at a port chosen before the app is made so that the app knows its own
+ * address: CARETAKER_PUBLIC_URL is `http://localhost:PORT` (a WebAuthn relying party is a host
+ * name, never an IP address; single sign-on's redirect URI is made from it) and the cookies are
+ * not Secure (plain HTTP). `env` is added to that.
+ * @returns the app and its base URL, `http://localhost:PORT`
+ */
+export async function serveConsoleOnLocalhost(env: Record<string, string> = {}): Promise<{ t: TestApp; baseUrl: string }> {
+  ensureConsoleBuilt();
+  const port = await freePort();
+  const baseUrl = `http://localhost:${port}`;
+  const t = await buildTestApp({ CARETAKER_PUBLIC_URL: baseUrl, CARETAKER_COOKIE_SECURE: 'false', ...env });
+  try {
+    t.clock.advance((Date.now() - t.clock.now().getTime()) / 1000);
+    await t.app.listen({ port, host: '127.0.0.1' });
+    return { t, baseUrl };
   } catch (e) {
     await t.close();
     throw e;

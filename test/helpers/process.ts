@@ -21,18 +21,9 @@ import { createTestDatabase, pgliteSnapshot } from './database.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** A port nobody listens on right now (listen on 0, read it, close). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from './net.ts';
+
+export { freePort };
 
 const children = new Set<CaretakerProcess>();
 
@@ -143,7 +134,7 @@ const BASE_ENV = {
   HOST: '127.0.0.1',
   CARETAKER_COOKIE_SECURE: 'false',
   CARETAKER_RATE_LIMIT_IP_MAX: '100000',
-  CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '100000',
+  CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '100000', CARETAKER_RATE_LIMIT_AGENCY_MAX: '10000000',
 };
 
 /**

@@ -77,6 +77,27 @@ describe('per-account limit', () => {
   });
 });
 
+describe('per-agency limit (docs/operations.md "Fairness between agencies")', () => {
+  it('counts every account and route of an agency together; another agency is unaffected', async () => {
+    t = await buildTestApp({ CARETAKER_RATE_LIMIT_AGENCY_MAX: '4', CARETAKER_RATE_LIMIT_WINDOW_S: '60' });
+    const busy = await createAgency(t.db, 'Busy Lettings');
+    const quiet = await createAgency(t.db, 'Quiet Lettings');
+    const busyBranch = await createBranch(t.db, busy.id);
+    const quietBranch = await createBranch(t.db, quiet.id);
+    const agentOf = async (agencyId: number, branchId: number) => login(t!.app, (await createUser(t!.db, { role: 'agent', agencyId, branchId })).email);
+    const [one, two, other] = [await agentOf(busy.id, busyBranch.id), await agentOf(busy.id, busyBranch.id), await agentOf(quiet.id, quietBranch.id)];
+    const get = (token: string, url: string, ip: string) => t!.app.inject({ method: 'GET', url, remoteAddress: ip, headers: { authorization: `Bearer ${token}` } });
+    // Two accounts, two routes, two addresses: one count for the agency.
+    const answers = [await get(one, '/api/jobs/manage', '10.3.0.1'), await get(two, '/api/jobs/statuses', '10.3.0.2'), await get(one, '/api/jobs/types', '10.3.0.3'), await get(two, '/api/jobs/manage', '10.3.0.4')];
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(answers.map((r) => r.headers['x-ratelimit-remaining'])).toEqual(['3', '2', '1', '0']);
+    expect429(await get(two, '/api/jobs/types', '10.3.0.9'), 4, 60);
+    const unaffected = await get(other, '/api/jobs/manage', '10.3.0.1');
+    expect(unaffected.statusCode).toBe(200);
+    expect(unaffected.headers['x-ratelimit-remaining']).toBe('3');
+  });
+});
+
 describe('failed logins', () => {
   it('are throttled per account, even from other addresses and with the right password, for a bounded time', async () => {
     t = await buildTestApp({ CARETAKER_LOGIN_ACCOUNT_FAILURES: '3', CARETAKER_LOGIN_WINDOW_S: '900' });

@@ -43,7 +43,7 @@ describe.skipIf(skipWithout(process.env.DATABASE_URL && process.env.REDIS_URL, '
     database = await createTestDatabase();
     prefix = `caretaker-test:${randomBytes(6).toString('hex')}:`;
     const config = loadConfig({
-      LOG_LEVEL: 'silent', CARETAKER_COOKIE_SECURE: 'true', CARETAKER_RATE_LIMIT_IP_MAX: '100000', CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '100000',
+      LOG_LEVEL: 'silent', CARETAKER_COOKIE_SECURE: 'true', CARETAKER_RATE_LIMIT_IP_MAX: '100000', CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '100000', CARETAKER_RATE_LIMIT_AGENCY_MAX: '10000000',
       DATABASE_URL: database.databaseUrl!, REDIS_URL: process.env.REDIS_URL!, CARETAKER_REDIS_PREFIX: prefix,
     });
     const clock = new ManualClock(new Date('2026-11-21T09:00:00Z'));
@@ -96,7 +96,11 @@ describe.skipIf(skipWithout(process.env.DATABASE_URL && process.env.REDIS_URL, '
     expect((await from(b, '192.0.2.10', bearer)).statusCode).toBe(200);
     const admin = new Client(a, await login(a, sysops.email));
     expect((await admin.post('/api/security/blacklist', { kind: 'account', user_uuid: victim.uuid, reason: 'left' })).statusCode).toBe(201);
-    expect(await within(1_000, async () => (await from(b, '192.0.2.10', bearer)).statusCode === 403)).toBeLessThanOrEqual(1_000);
+    // The block ends the account's sessions (docs/security.md promise 38), so B refuses the token
+    // it served a moment ago (401), and B's copy of the blacklist refuses a new sign-in (403).
+    expect(await within(1_000, async () => (await from(b, '192.0.2.10', bearer)).statusCode === 401)).toBeLessThanOrEqual(1_000);
+    const signIn = () => b.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '192.0.2.10', payload: { email: victim.email, password: TEST_PASSWORD } });
+    expect(await within(1_000, async () => (await signIn()).statusCode === 403)).toBeLessThanOrEqual(1_000);
   });
 
   it('a logout with the session cookie on B ends the bearer token of the same login on A at once', async () => {

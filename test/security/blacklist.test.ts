@@ -71,12 +71,40 @@ describe('security blacklist', () => {
     expect(await actions('security.blacklist_remove')).toBe(1);
   });
 
-  it('a blocked account is refused on every request with its token', async () => {
+  // A block ends the account's sessions and tokens (docs/security.md "Two-factor sign-in": a
+  // session ended by a block says why), so the token is refused at once and stays refused once
+  // the block is lifted.
+  it('a blocked account is refused on every request with its token, which the block ended', async () => {
     const add = await w.sysops.client.post('/api/security/blacklist', { kind: 'account', user_uuid: w.agentA1.user.uuid, reason: 'compromised' });
     expect(add.statusCode).toBe(201);
-    expect((await w.agentA1.client.get('/api/jobs/manage')).json()).toEqual({ success: false, error: 'Access denied' });
+    const refused = await w.agentA1.client.get('/api/jobs/manage');
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json().success).toBe(false);
+    const blockedLogin = await t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: '198.51.100.31', payload: { email: w.agentA1.user.email, password: TEST_PASSWORD } });
+    expect(blockedLogin.statusCode).toBe(403);
     await w.sysops.client.delete(`/api/security/blacklist/${add.json().data.uuid}`);
-    expect((await w.agentA1.client.get('/api/jobs/manage')).statusCode).toBe(200);
+    expect((await w.agentA1.client.get('/api/jobs/manage')).statusCode).toBe(401);
+  });
+
+  // A blocked person who keeps trying (their password is right) is refused each time; those
+  // refusals are not failed passwords, so they neither throttle the account nor trip the automatic
+  // block of the office's address, and once the block is lifted the next login is let in.
+  it('after a block is lifted, the login of the account succeeds even after tries while blocked', async () => {
+    const person = await createUser(t.db, { role: 'agent', agencyId: w.agencyA.id, branchId: w.a1.id });
+    const ip = '192.0.2.88';
+    const signIn = (url: string) => t.app.inject({ method: 'POST', url, remoteAddress: ip, payload: { email: person.email, password: TEST_PASSWORD } });
+    const add = await w.adminA.client.post('/api/security/blacklist', { kind: 'account', user_uuid: person.uuid, reason: 'on leave' });
+    expect(add.statusCode, add.body).toBe(201);
+    for (let i = 0; i < 6; i++) {
+      const refused = await signIn(i % 2 === 0 ? '/api/auth/login' : '/api/auth/session');
+      expect(refused.statusCode, refused.body).toBe(403);
+      expect(refused.json()).toEqual({ success: false, error: 'Access denied' });
+    }
+    expect((await w.adminA.client.delete(`/api/security/blacklist/${add.json().data.uuid}`)).statusCode).toBe(200);
+    const login = await signIn('/api/auth/login');
+    expect(login.statusCode, login.body).toBe(200);
+    expect((await signIn('/api/auth/session')).statusCode).toBe(200);
+    expect(await t.db.selectFrom('security_blacklist').select('id').where('value', '=', ip).execute()).toEqual([]);
   });
 
   it('adds an automatic entry when an address keeps tripping the login throttle', async () => {

@@ -17,11 +17,14 @@ export const BINARY_GETS = [
   '/api/invoices/export/payments.csv',
   '/api/invoices/export/{package}/{kind}',
   '/api/invoices/{uuid}/pdf',
+  '/api/approvals/link/{token}',
   '/api/recharges/export/{package}',
   '/api/landlords/{uuid}/statement.pdf',
   '/api/landlords/{uuid}/statement.csv',
+  '/api/works-orders/link/{token}',
+  '/api/properties/{uuid}/tenancies/{tenancy_uuid}/served-documents/{served_uuid}/proof',
   '/api/agencies/current/export',
-  '/api/events/stream',
+  '/api/imports/templates/{entity}',
 ] as const;
 
 /** One of BINARY_GETS. */

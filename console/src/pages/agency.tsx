@@ -18,6 +18,10 @@ import type { Problem } from '../logic/errors.ts';
 import type { RequestBody } from '../types.ts';
 import { Button, Field, formatDate, formatPence, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { Loaded, Notice, SelectField, splitProblem, useSavedNotice } from './people-forms.tsx';
+import { useSession } from '../session.tsx';
+import { SsoSettingsSection } from './sso.tsx';
+import { RetentionSection, TwoFactorPolicySection } from './security-settings.tsx';
+import { LandlordApprovalSettings } from './office-more.tsx';
 
 type AgencyProfile = NonNullable<Awaited<ReturnType<typeof loadAgency>>>;
 type ProfileInput = RequestBody<'/api/agencies/{uuid}', 'put'>;
@@ -454,6 +458,7 @@ export function saveBlob(blob: Blob, name: string): void {
 
 /** An agency administrator: the agency's own settings, and its export. */
 export function AgencySettingsPage() {
+  const session = useSession();
   const agency = useLoad(['agencies', 'current'], async () => (await api.GET('/api/agencies/current')).data!.data);
   const action = useAction();
   const exporting = useAction();
@@ -491,6 +496,10 @@ export function AgencySettingsPage() {
           </form>
         )}
       </Loaded>
+      {session.permissions.has('api.sso.settings.manage') ? <SsoSettingsSection /> : null}
+      {session.permissions.has('api.agencies.current.manage') ? <TwoFactorPolicySection /> : null}
+      {session.permissions.has('api.tenants.erase.manage') ? <RetentionSection /> : null}
+      {session.permissions.has('api.landlords.settings.manage') && session.permissions.has('api.landlords.view') ? <LandlordApprovalSettings /> : null}
       <section aria-labelledby="export">
         <h2 id="export">Export</h2>
         <p>Download the agency's data as a ZIP of CSV files: branches, users, properties, tenants, contractors, certificates, jobs, notes and invoices.</p>

@@ -4,12 +4,17 @@
  * confirm a password reset (/reset-password?token=..., the link of the reset e-mail), and change
  * the password of the signed-in account (POST /api/users/me/password).
  */
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { Checkbox, Form } from 'react-aria-components';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
-import { useSession } from '../session.tsx';
+import { useSession, type SecondFactorStep } from '../session.tsx';
 import { Button, Field, Logo, PageTitle, ProblemMessage, useAction } from '../ui.tsx';
+import { passkeyAssertion, passkeysSupported } from '../passkey.ts';
+import { SsoSignIn } from './sso-sign-in.tsx';
+
+/** The Account page's sessions, notifications, calendar feed and look: their own chunk, off the sign-in pages' bundle. */
+const AccountExtras = lazy(async () => ({ default: (await import('./account-extras.tsx')).AccountExtras }));
 
 function formValues(e: FormEvent<HTMLFormElement>): Record<string, string> {
   e.preventDefault();
@@ -28,6 +33,19 @@ export function SignIn() {
   const [params] = useSearchParams();
   const [remember, setRemember] = useState(false);
   const { problem, busy, run } = useAction();
+  const [step, setStep] = useState<SecondFactorStep | null>(null);
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+  const next = params.get('next') ?? '/';
+  if (recoveryCodes) return <RecoveryCodesShown codes={recoveryCodes} onDone={() => navigate(next, { replace: true })} />;
+  if (step) {
+    return (
+      <SecondFactor
+        step={step}
+        onDone={(codes) => (codes ? setRecoveryCodes(codes) : navigate(next, { replace: true }))}
+        onRestart={() => setStep(null)}
+      />
+    );
+  }
   return (
     <main id="main" className="narrow">
       <div className="sign-in-brand">
@@ -51,8 +69,9 @@ export function SignIn() {
         onSubmit={(e) => {
           const v = formValues(e);
           void run(async () => {
-            await session.signIn(v.email ?? '', v.password ?? '', remember);
-            navigate(params.get('next') ?? '/', { replace: true });
+            const factor = await session.signIn(v.email ?? '', v.password ?? '', remember);
+            if (factor) setStep(factor);
+            else navigate(next, { replace: true });
           });
         }}
       >
@@ -68,9 +87,132 @@ export function SignIn() {
           {busy ? 'Signing in…' : 'Sign in'}
         </Button>
       </Form>
+      {passkeysSupported() ? (
+        <section aria-labelledby="passkey-heading" className="passkey-sign-in">
+          <h2 id="passkey-heading" className="visually-hidden">
+            Passkey
+          </h2>
+          <Button
+            variant="secondary"
+            isDisabled={busy}
+            onPress={() =>
+              void run(async () => {
+                const factor = await session.signInWithPasskey(remember);
+                if (factor) setStep(factor);
+                else navigate(next, { replace: true });
+              })
+            }
+          >
+            Sign in with a passkey
+          </Button>
+        </section>
+      ) : null}
+      <SsoSignIn agency={params.get('agency')} next={params.get('next') ?? '/'} />
       <p>
         <Link to="/reset-password">Forgotten your password?</Link>
       </p>
+    </main>
+  );
+}
+
+/**
+ * The second step of a sign-in (docs/security.md "Two-factor sign-in"): a code of the
+ * authenticator app, a recovery code or one of the account's passkeys; under the agency's policy
+ * without a factor yet, the QR code of a new secret first (POST /api/auth/two-factor/enrol).
+ */
+function SecondFactor({ step, onDone, onRestart }: { step: SecondFactorStep; onDone: (codes: string[] | null) => void; onRestart: () => void }) {
+  const session = useSession();
+  const { problem, busy, run } = useAction();
+  const [useRecovery, setUseRecovery] = useState(false);
+  const [offer, setOffer] = useState<{ qr_code: string; secret: string } | null>(null);
+  const enrolling = step.reason === 'second_factor_enrolment_required';
+  useEffect(() => {
+    if (!enrolling) return;
+    void run(async () => {
+      const res = await fetch('/api/auth/two-factor/enrol', { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ challenge: step.challenge }) });
+      const json = (await res.json()) as { data?: { qr_code: string; secret: string }; error?: string };
+      if (!res.ok || !json.data) throw Object.assign(new Error(json.error ?? 'The set-up could not start'), { status: res.status });
+      setOffer(json.data);
+    });
+  }, [enrolling, step.challenge, run]);
+  const stale = problem?.message?.includes('expired');
+  const withPasskey = !enrolling && step.methods.includes('passkey') && passkeysSupported();
+  const hasCode = enrolling || step.methods.includes('totp');
+  const usePasskey = () => void run(async () => onDone(await session.finishSignIn(await passkeyAssertion({ challenge: step.challenge }))));
+  return (
+    <main id="main" className="narrow">
+      <PageTitle>{enrolling ? 'Set up two-factor sign-in' : 'Two-factor sign-in'}</PageTitle>
+      <p className="notice" role="status">{step.message}</p>
+      {withPasskey ? (
+        <p>
+          <Button onPress={usePasskey} isDisabled={busy}>
+            Use your passkey
+          </Button>
+        </p>
+      ) : null}
+      {withPasskey && !hasCode ? <ProblemMessage problem={problem} /> : null}
+      {offer ? (
+        <div className="two-factor-offer">
+          <img src={offer.qr_code} alt="QR code for your authenticator app" width={200} height={200} />
+          <p className="hint">
+            Scan it with an authenticator app, or type this key: <code style={{ wordBreak: 'break-all' }}>{offer.secret}</code>
+          </p>
+        </div>
+      ) : null}
+      {hasCode ? (
+        <Form
+          className="form"
+          onSubmit={(e) => {
+            const v = formValues(e);
+            void run(async () => {
+              const answer = useRecovery ? { challenge: step.challenge, recovery_code: v.code ?? '' } : { challenge: step.challenge, code: v.code ?? '' };
+              onDone(await session.finishSignIn(answer));
+            });
+          }}
+        >
+          <Field
+            name="code"
+            label={useRecovery ? 'Recovery code' : '6-digit code from your authenticator app'}
+            isRequired
+            autoComplete="one-time-code"
+            {...(useRecovery ? {} : { inputMode: 'numeric' as const })}
+          />
+          <ProblemMessage problem={problem} />
+          <Button type="submit" isDisabled={busy}>
+            {busy ? 'Checking…' : 'Continue'}
+          </Button>
+        </Form>
+      ) : null}
+      {!enrolling && step.methods.includes('recovery_code') ? (
+        <p>
+          <Button variant="secondary" onPress={() => setUseRecovery(!useRecovery)}>
+            {useRecovery ? 'Use a code from the app instead' : 'Use a recovery code instead'}
+          </Button>
+        </p>
+      ) : null}
+      {stale ? (
+        <p>
+          <Button variant="secondary" onPress={onRestart}>Start again</Button>
+        </p>
+      ) : null}
+    </main>
+  );
+}
+
+/** The recovery codes of a forced enrolment, shown once. */
+function RecoveryCodesShown({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  return (
+    <main id="main" className="narrow">
+      <PageTitle>Your recovery codes</PageTitle>
+      <p>Each code signs you in once if you lose your phone. Keep them somewhere safe: they are not shown again.</p>
+      <ul className="recovery-codes" aria-label="Recovery codes">
+        {codes.map((c) => (
+          <li key={c}>
+            <code>{c}</code>
+          </li>
+        ))}
+      </ul>
+      <Button onPress={onDone}>I have saved them</Button>
     </main>
   );
 }
@@ -249,6 +391,9 @@ export function Account() {
           Change password
         </Button>
       </Form>
+      <Suspense fallback={null}>
+        <AccountExtras />
+      </Suspense>
     </>
   );
 }

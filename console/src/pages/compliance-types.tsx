@@ -2,7 +2,8 @@
  * Custom compliance item types on the compliance page (docs/compliance.md "Item types", "In the
  * console"): the agency's own types beside the UK ones set by law; holders of
  * `api.compliance.manage` add one (POST /api/compliance/types, its code made from the name) or
- * retire one after a confirmation (DELETE /api/compliance/types/{uuid}: no new items or
+ * rename one in a dialog (PUT /api/compliance/types/{uuid}: its items and certificates keep it),
+ * or retire one after a confirmation (DELETE /api/compliance/types/{uuid}: no new items or
  * schedules, its items and certificates stay).
  */
 import { useState, type FormEvent } from 'react';
@@ -39,6 +40,20 @@ export function TypesSection({ types, canManage, onChanged }: { types: Complianc
           setDone(null);
           await api.DELETE('/api/compliance/types/{uuid}', { params: { path: { uuid: t.uuid } } });
           setDone(`"${t.name}" retired.`);
+          onChanged();
+        }),
+    });
+  const rename = (t: ComplianceType) =>
+    ask({
+      title: `Rename "${t.name}"`,
+      body: 'Its items, schedules and certificates keep it under the new name.',
+      confirmLabel: 'Save name',
+      text: { label: 'New name', required: true, initial: t.name },
+      onConfirm: (name) =>
+        void action.run(async () => {
+          setDone(null);
+          await api.PUT('/api/compliance/types/{uuid}', { params: { path: { uuid: t.uuid } }, body: { name } });
+          setDone(`"${t.name}" is now "${name}".`);
           onChanged();
         }),
     });
@@ -81,9 +96,14 @@ export function TypesSection({ types, canManage, onChanged }: { types: Complianc
       header: 'Actions',
       key: true,
       cell: (t) => (
-        <Button variant="danger" aria-label={`Retire: ${t.name}`} isDisabled={action.busy} onPress={() => retire(t)}>
-          Retire
-        </Button>
+        <div className="button-row">
+          <Button variant="secondary" aria-label={`Rename: ${t.name}`} isDisabled={action.busy} onPress={() => rename(t)}>
+            Rename
+          </Button>
+          <Button variant="danger" aria-label={`Retire: ${t.name}`} isDisabled={action.busy} onPress={() => retire(t)}>
+            Retire
+          </Button>
+        </div>
       ),
     });
   return (

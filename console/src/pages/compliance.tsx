@@ -28,6 +28,7 @@ import { TypesSection } from './compliance-types.tsx';
 /** Item statuses (docs/compliance.md "Statuses"), most urgent first, and their labels. */
 export const COMPLIANCE_STATUSES: Record<ComplianceStatus, string> = {
   expired: 'Expired',
+  non_compliant: 'Non-compliant',
   missing: 'Missing',
   due_soon: 'Due soon',
   valid: 'Valid',

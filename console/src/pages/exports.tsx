@@ -3,7 +3,7 @@
  * (`GET /api/reports`, each downloaded as CSV or XLSX from its own endpoint), the invoices and
  * payments for the accounting package (`GET /api/invoices/export/{package}/{kind}`, and the Xero
  * CSVs `bills.csv` and `payments.csv`), the recharges as sales invoices
- * (`GET /api/recharges/export/{package}`) over a date range, and the agency's whole data as a ZIP
+ * (`GET /api/recharges/export/{package}`; QuickBooks' credit notes apart, `documents=credit_notes`) over a date range, and the agency's whole data as a ZIP
  * (`GET /api/agencies/current/export`). Each file is fetched through the typed client and saved
  * with the browser's download.
  */
@@ -69,7 +69,11 @@ export function ExportsPage() {
     const range = { ...(f.get('from_date') ? { from_date: String(f.get('from_date')) } : {}), ...(f.get('to_date') ? { to_date: String(f.get('to_date')) } : {}) };
     if (!isPackage(pkg)) return;
     const file = `${pkg}-${kind}-${today}.${format}`;
-    if (kind === 'recharges') return save(file, async () => (await api.GET('/api/recharges/export/{package}', { params: { path: { package: pkg }, query: { ...range, format } } })).data as Blob);
+    // QuickBooks Online imports sales credit notes apart from invoices (docs/money.md "Exports"); Xero and Sage take both in one file.
+    if (kind === 'recharges' || kind === 'recharge-credits') {
+      const documents = kind === 'recharge-credits' ? 'credit_notes' : pkg === 'quickbooks' ? 'invoices' : 'all';
+      return save(file, async () => (await api.GET('/api/recharges/export/{package}', { params: { path: { package: pkg }, query: { ...range, format, documents } } })).data as Blob);
+    }
     if (pkg === 'xero' && format === 'csv' && kind === 'bills') return save(file, async () => (await api.GET('/api/invoices/export/bills.csv', { params: { query: range } })).data as Blob);
     if (pkg === 'xero' && format === 'csv' && kind === 'payments') return save(file, async () => (await api.GET('/api/invoices/export/payments.csv', { params: { query: range } })).data as Blob);
     save(file, async () => (await api.GET('/api/invoices/export/{package}/{kind}', { params: { path: { package: pkg, kind: kind === 'payments' ? 'payments' : 'bills' }, query: { ...range, format } } })).data as Blob);
@@ -123,7 +127,8 @@ export function ExportsPage() {
             <select id="export-kind" name="kind" defaultValue="bills">
               <option value="bills">Contractors' invoices (bills)</option>
               <option value="payments">Payments made</option>
-              <option value="recharges">Recharges (sales invoices)</option>
+              <option value="recharges">Recharges (sales invoices; with their credits for Xero and Sage)</option>
+              <option value="recharge-credits">Recharge credits only (sales credit notes: QuickBooks imports them apart)</option>
             </select>
           </div>
           <div className="field">

@@ -30,7 +30,7 @@ export const THREAD_NAMES: Record<Audience, string> = {
 
 const OTHER_SIDE: Record<Audience, string> = { tenant: 'the tenant', contractor: 'the contractor', landlord: 'the landlord', internal: 'agency staff' };
 
-const ROLES: Record<string, string> = { staff: 'Agency', tenant: 'Tenant', contractor: 'Contractor', landlord: 'Landlord', system: 'Caretaker' };
+const ROLES: Record<string, string> = { staff: 'Agency', tenant: 'Tenant', contractor: 'Contractor', landlord: 'Landlord', system: 'Sent automatically' };
 
 /** The reader's side of a thread: tenant, contractor or landlord as themselves, every other role staff. */
 function sideOf(role: string | undefined): string {

@@ -1,8 +1,9 @@
 /**
  * The job page's notes tab (job.tsx): the notes with who sees each (said from the reader's side),
- * and a new note with its visibility, through the outbox (outbox.ts).
+ * and a new note with its visibility, through the outbox (outbox.ts); one's own note edited within
+ * the 15 minutes the API allows (PUT /api/jobs/{uuid}/notes/{note_uuid}, docs/api.md).
  */
-import { type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useLiveEvents } from '../live.ts';
 import { api } from '../api.ts';
 import { type Party } from '../logic/transitions.ts';
@@ -44,7 +45,19 @@ export function Notes({ uuid, reference }: { uuid: string; reference: string }) 
   useReloadWhenSent(uuid, list.reload);
   const waiting = useWaiting(uuid, ['note']);
   const action = useAction();
+  const editAction = useAction();
+  const [editing, setEditing] = useState<string | null>(null);
   const staff = session.party === 'staff';
+  const saveEdit = (e: FormEvent<HTMLFormElement>, noteUuid: string) => {
+    e.preventDefault();
+    const body = String(new FormData(e.currentTarget).get('body') ?? '').trim();
+    if (!body) return editAction.setProblem({ message: 'Write the note first; an empty note is not saved.', field: 'body', retry: false, retryAfterSeconds: null, status: 400 });
+    void editAction.run(async () => {
+      await api.PUT('/api/jobs/{uuid}/notes/{note_uuid}', { params: { path: { uuid, note_uuid: noteUuid } }, body: { body } });
+      setEditing(null);
+      list.reload();
+    });
+  };
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
@@ -63,10 +76,45 @@ export function Notes({ uuid, reference }: { uuid: string; reference: string }) 
       <ul className="notes">
         {(list.data ?? []).map((n) => (
           <li key={n.uuid}>
-            <p>{n.body}</p>
+            {editing === n.uuid ? (
+              <form className="form" noValidate onSubmit={(e) => saveEdit(e, n.uuid)} aria-label="Edit your note">
+                <div className="field">
+                  <label htmlFor={`note-edit-${n.uuid}`}>Your note</label>
+                  <textarea id={`note-edit-${n.uuid}`} name="body" rows={3} maxLength={5000} defaultValue={n.body} aria-invalid={editAction.problem?.field === 'body' || undefined} />
+                  {editAction.problem?.field === 'body' ? <p className="field-error">{editAction.problem.message}</p> : null}
+                </div>
+                {editAction.problem?.field !== 'body' ? <ProblemMessage problem={editAction.problem} /> : null}
+                <div className="button-row">
+                  <Button type="submit" isDisabled={editAction.busy}>
+                    Save note
+                  </Button>
+                  <Button variant="secondary" onPress={() => setEditing(null)}>
+                    Cancel
+                  </Button>
+                </div>
+              </form>
+            ) : (
+              <p>{n.body}</p>
+            )}
             <span className="meta">
-              {n.author_name ?? 'Someone'}, {formatDateTime(n.created_at)} · {visibilityLabel(n.visibility, session.party)}
+              {n.author_name}, {formatDateTime(n.created_at)}
+              {n.edited_at ? ' (edited)' : ''} · {visibilityLabel(n.visibility, session.party)}
             </span>
+            {editing !== n.uuid && n.author_uuid && n.author_uuid === session.me?.uuid && n.editable_until && Date.parse(n.editable_until) > Date.now() ? (
+              <>
+                {' '}
+                <Button
+                  variant="secondary"
+                  aria-label={`Edit your note of ${formatDateTime(n.created_at)}`}
+                  onPress={() => {
+                    editAction.setProblem(null);
+                    setEditing(n.uuid);
+                  }}
+                >
+                  Edit
+                </Button>
+              </>
+            ) : null}
           </li>
         ))}
         {waiting.map((w) => (

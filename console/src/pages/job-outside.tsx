@@ -25,14 +25,12 @@ export function WorksOrderLinks({ jobUuid, hasContractor }: { jobUuid: string; h
   if (!allowed) return null;
   const send = () =>
     void action.run(async () => {
-      const r = await api.POST('/api/jobs/{uuid}/works-order', { params: { path: { uuid: jobUuid } }, body: {} });
-      if (r.error) throw r.error;
+      await api.POST('/api/jobs/{uuid}/works-order', { params: { path: { uuid: jobUuid } }, body: {} });
       links.reload();
     });
   const revoke = (uuid: string) =>
     void action.run(async () => {
-      const r = await api.POST('/api/works-order-links/{uuid}/revoke', { params: { path: { uuid } }, body: {} });
-      if (r.error) throw r.error;
+      await api.POST('/api/works-order-links/{uuid}/revoke', { params: { path: { uuid } }, body: {} });
       links.reload();
     });
   return (
@@ -74,8 +72,7 @@ export function QuoteRequests({ jobUuid }: { jobUuid: string }) {
   if (!allowed || (requests.data ?? []).length === 0) return null;
   const award = (requestUuid: string, quoteUuid: string) =>
     void action.run(async () => {
-      const r = await api.POST('/api/quote-requests/{uuid}/award', { params: { path: { uuid: requestUuid } }, body: { quote_uuid: quoteUuid } });
-      if (r.error) throw r.error;
+      await api.POST('/api/quote-requests/{uuid}/award', { params: { path: { uuid: requestUuid } }, body: { quote_uuid: quoteUuid } });
       requests.reload();
     });
   return (

@@ -27,6 +27,7 @@ import { useReloadWhenSent } from './job-waiting.ts';
 import { Actions } from './job-actions.tsx';
 import { Photos } from './job-photos.tsx';
 import { Notes } from './job-notes.tsx';
+import { OwningAgent } from './job-agent.tsx';
 
 const TABS = ['photos', 'notes', 'messages', 'money', 'links'];
 
@@ -148,6 +149,7 @@ export function JobPage() {
               </dd>
               <dt>Branch</dt>
               <dd>{j.branch_name}</dd>
+              {session.party === 'staff' ? <OwningAgent job={j} onChanged={reloadAll} /> : null}
               <dt>Reported</dt>
               <dd>{formatDateTime(j.created_at)}</dd>
             </dl>

@@ -5,7 +5,7 @@
  * the properties with their ownership shares (linked and unlinked here), the approvals asked of
  * them with their state and "Send again", and statements per month with their PDF and CSV.
  */
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { api } from '../api.ts';
 import { PAGE_SIZE } from '../logic/job-filters.ts';
@@ -17,8 +17,11 @@ import { DataTable, type Column } from '../table.tsx';
 import type { Approval, Landlord, LandlordDetail, Statement } from '../types.ts';
 import { Button, formatDateTime, formatPence, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { ListTable } from './lists.tsx';
-import { Loaded } from './people-forms.tsx';
+import { InviteToApp, Loaded } from './people-forms.tsx';
 import { addressLabel, PropertyPicker } from './property-picker.tsx';
+
+/** The landlord's payments, own login, data report and erasure (landlord-extras.tsx). */
+const LandlordOffice = lazy(async () => ({ default: (await import('./landlord-extras.tsx')).LandlordOffice }));
 
 /** "£250.00", or what applies without one. */
 function limitWords(pence: number | null, agencyDefault: number | null | undefined): string {
@@ -180,10 +183,14 @@ function LandlordRecord({ landlord: l, onChanged }: { landlord: LandlordDetail; 
           ) : null}
         </dl>
         {session.permissions.has('api.landlords.manage') && !l.erased_at ? <SpendLimitForm landlord={l} onChanged={onChanged} /> : null}
+        {!l.erased_at ? <InviteToApp kind="landlord" uuid={l.uuid} /> : null}
       </section>
       <Properties landlord={l} onChanged={onChanged} />
       <Approvals landlordUuid={l.uuid} />
       {session.permissions.has('api.landlords.statements.view') ? <Statements landlordUuid={l.uuid} /> : null}
+      <Suspense fallback={null}>
+        <LandlordOffice landlord={l} onChanged={onChanged} />
+      </Suspense>
     </>
   );
 }
@@ -323,8 +330,33 @@ function Approvals({ landlordUuid }: { landlordUuid: string }) {
     (await api.GET('/api/landlords/approvals', { params: { query: { landlord_uuid: landlordUuid, limit: 50 } } })).data!,
   );
   const action = useAction();
+  const { ask, dialog } = useConfirm();
   const [sent, setSent] = useState<string | null>(null);
   const manage = session.permissions.has('api.landlords.approvals.manage');
+  // Read again first (GET /api/landlords/approvals/{uuid}): the landlord may have answered since
+  // the list was shown, and an answered approval is not withdrawn.
+  const withdraw = (a: Approval) =>
+    void action.run(async () => {
+      const fresh = (await api.GET('/api/landlords/approvals/{uuid}', { params: { path: { uuid: a.uuid } } })).data!.data;
+      if (!canResend(fresh.status)) {
+        setSent(`The landlord has already answered ${a.job_reference}: ${approvalWords(fresh.status)}.`);
+        list.reload();
+        return;
+      }
+      ask({
+        title: `Withdraw the approval asked for ${a.job_reference}?`,
+        body: 'The link e-mailed to the landlord stops working. The job waits for your decision.',
+        confirmLabel: 'Withdraw approval',
+        cancelLabel: 'Keep asking',
+        danger: true,
+        onConfirm: () =>
+          void action.run(async () => {
+            await api.POST('/api/landlords/approvals/{uuid}/revoke', { params: { path: { uuid: a.uuid } }, body: {} });
+            setSent(`The approval for ${a.job_reference} was withdrawn.`);
+            list.reload();
+          }),
+      });
+    });
   const resend = (a: Approval) =>
     void action.run(async () => {
       await api.POST('/api/landlords/approvals/{uuid}/resend', { params: { path: { uuid: a.uuid } }, body: {} });
@@ -354,9 +386,14 @@ function Approvals({ landlordUuid }: { landlordUuid: string }) {
       action: true,
       cell: (a) =>
         canResend(a.status) ? (
-          <Button variant="secondary" aria-label={`Send again: ${a.job_reference}`} isDisabled={action.busy} onPress={() => resend(a)}>
-            Send again
-          </Button>
+          <div className="button-row">
+            <Button variant="secondary" aria-label={`Send again: ${a.job_reference}`} isDisabled={action.busy} onPress={() => resend(a)}>
+              Send again
+            </Button>
+            <Button variant="danger" aria-label={`Withdraw: ${a.job_reference}`} isDisabled={action.busy} onPress={() => withdraw(a)}>
+              Withdraw
+            </Button>
+          </div>
         ) : null,
     });
   return (
@@ -375,6 +412,7 @@ function Approvals({ landlordUuid }: { landlordUuid: string }) {
         rowKey={(a) => a.uuid}
         empty={list.loading ? <p className="loading">Loading…</p> : <p>No approvals asked yet: a quote or cost above the spend limit asks the landlord by e-mail.</p>}
       />
+      {dialog}
     </section>
   );
 }

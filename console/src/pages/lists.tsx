@@ -13,10 +13,11 @@ import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
 import { apiSortQuery, keepSort, type SortDescriptor } from '../logic/sort.ts';
 import { useUrlTable } from '../logic/url-table.ts';
 import type { ActivityEntry, Address, Branch, Certificate, Contractor, SortOf, Tenant, User } from '../types.ts';
-import { Button, Field, formatDate, formatDateTime, Options, Pager, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
+import { Button, Field, formatDate, formatDateTime, Options, Pager, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { DataTable, type Column } from '../table.tsx';
 import { useSession } from '../session.tsx';
 import { AddBranch } from './onboarding.tsx';
+import { useSharingToggle } from './agent-sharing.ts';
 import { queryClient } from '../query.ts';
 import { useGrantableRoles } from './people-forms.tsx';
 import { NewLink, useEditColumn } from './people-forms.tsx';
@@ -364,10 +365,101 @@ export function BranchesPage() {
           { header: 'Agency', sortKey: 'agency', cell: (r) => r.agency.name },
           { header: 'Shares jobs', key: true, cell: (r) => (r.sharing_enabled ? 'yes' : 'no') },
           { header: 'Status', key: true, cell: (r) => (r.closed_at ? `closed ${formatDate(r.closed_at)}` : 'open') },
+          ...(session.permissions.has('api.admin.branches.manage')
+            ? [{ header: 'Actions', key: true, cell: (r: Branch) => <BranchActions branch={r} onChanged={() => setVersion((v) => v + 1)} /> }]
+            : []),
         ]}
       />
       {session.permissions.has('api.admin.branches.manage') && session.me?.agency_uuid ? <AddBranch onAdded={() => setVersion((v) => v + 1)} /> : null}
     </>
+  );
+}
+
+/**
+ * A branch's Rename (PUT /api/admin/branches/{uuid}), Close and Reopen (POST .../close, .../reopen),
+ * Share jobs and Stop sharing (POST /api/agents/branch-sharing with its branch_uuid, agents.tsx),
+ * each after a dialog; a closed branch takes no new jobs or users, its records stay.
+ */
+function BranchActions({ branch, onChanged }: { branch: Branch; onChanged: () => void }) {
+  const session = useSession();
+  const action = useAction();
+  const { ask, dialog } = useConfirm();
+  const sharing = useSharingToggle(() => onChanged(), action.run);
+  const path = { params: { path: { uuid: branch.uuid } } };
+  return (
+    <div className="button-row">
+      {session.permissions.has('api.agents.branch_sharing') && !branch.closed_at ? (
+        <Button
+          variant="secondary"
+          aria-label={`${branch.sharing_enabled ? 'Stop sharing' : 'Share jobs'}: ${branch.name}`}
+          onPress={() => sharing.toggle({ uuid: branch.uuid, name: branch.name, enabled: branch.sharing_enabled })}
+        >
+          {branch.sharing_enabled ? 'Stop sharing' : 'Share jobs'}
+        </Button>
+      ) : null}
+      {sharing.dialog}
+      <Button
+        variant="secondary"
+        aria-label={`Rename: ${branch.name}`}
+        onPress={() =>
+          ask({
+            title: `Rename the ${branch.name} branch`,
+            confirmLabel: 'Save name',
+            text: { label: 'New name', required: true, initial: branch.name },
+            onConfirm: (name) =>
+              void action.run(async () => {
+                await api.PUT('/api/admin/branches/{uuid}', { ...path, body: { name } });
+                onChanged();
+              }),
+          })
+        }
+      >
+        Rename
+      </Button>
+      {branch.closed_at ? (
+        <Button
+          variant="secondary"
+          aria-label={`Reopen: ${branch.name}`}
+          onPress={() =>
+            ask({
+              title: `Reopen the ${branch.name} branch?`,
+              body: 'It takes new jobs, properties and users again.',
+              confirmLabel: 'Reopen branch',
+              onConfirm: () =>
+                void action.run(async () => {
+                  await api.POST('/api/admin/branches/{uuid}/reopen', { ...path, body: {} });
+                  onChanged();
+                }),
+            })
+          }
+        >
+          Reopen
+        </Button>
+      ) : (
+        <Button
+          variant="danger"
+          aria-label={`Close: ${branch.name}`}
+          onPress={() =>
+            ask({
+              title: `Close the ${branch.name} branch?`,
+              body: 'It takes no new jobs, properties or users. Its jobs and records stay, and it can be reopened.',
+              confirmLabel: 'Close branch',
+              cancelLabel: 'Keep it open',
+              danger: true,
+              onConfirm: () =>
+                void action.run(async () => {
+                  await api.POST('/api/admin/branches/{uuid}/close', { ...path, body: {} });
+                  onChanged();
+                }),
+            })
+          }
+        >
+          Close
+        </Button>
+      )}
+      <ProblemMessage problem={action.problem} />
+      {dialog}
+    </div>
   );
 }
 

@@ -193,11 +193,11 @@ export function grantableRoles(roles: Role[], level: number): Role[] {
 }
 
 /**
- * "Invite to the app" on a contractor's or tenant's record: opens the new-user form with the
+ * "Invite to the app" on a contractor's, tenant's or landlord's record: opens the new-user form with the
  * record to link (`/users/new?contractor_uuid=...`), for callers who manage users, when the record
  * has no login yet.
  */
-export function InviteToApp({ kind, uuid, hasLogin }: { kind: 'contractor' | 'tenant'; uuid: string; hasLogin?: boolean }) {
+export function InviteToApp({ kind, uuid, hasLogin }: { kind: 'contractor' | 'tenant' | 'landlord'; uuid: string; hasLogin?: boolean }) {
   const session = useSession();
   if (!session.permissions.has('api.users.manage') || hasLogin) return null;
   return (

@@ -4,15 +4,31 @@
  * GET /api/addresses?q= (lines 1 and 2, town and postcode, docs/tenants.md), asked 250 ms after
  * the last key press. A react-aria-components ComboBox: a labelled combobox with a listbox popup,
  * arrow keys and Enter, announced to screen readers.
+ *
+ * react-aria closes the list when the page scrolls under it (its position would be stale), which
+ * happens as a phone's keyboard opens or as the agent scrolls to see the matches. The typed text is
+ * kept when that happens (`allowsCustomValue`: closing no longer clears it) and the list opens again
+ * when the matches arrive while the field has focus (`ReopenOnMatches`).
  */
-import { useEffect, useState } from 'react';
-import { ComboBox, Input, Label, ListBox, ListBoxItem, Popover, Text } from 'react-aria-components';
+import { useContext, useEffect, useState } from 'react';
+import { ComboBox, ComboBoxStateContext, Input, Label, ListBox, ListBoxItem, Popover, Text } from 'react-aria-components';
 import { api } from '../api.ts';
 import type { Address } from '../types.ts';
 
 /** "Flat 1, 12 Hyde Park Road, Leeds LS6 1AB". */
 export function addressLabel(a: Pick<Address, 'line1' | 'line2' | 'town' | 'postcode'>): string {
   return `${[a.line2, a.line1, a.town].filter(Boolean).join(', ')} ${a.postcode}`;
+}
+
+/** Opens the combobox's list again when new matches arrive while the field has focus and the list is closed. */
+function ReopenOnMatches({ matches }: { matches: Address[] }) {
+  const state = useContext(ComboBoxStateContext);
+  useEffect(() => {
+    if (state && state.isFocused && !state.isOpen && matches.length > 0 && state.selectedKey == null) state.open(null, 'input');
+    // Only new matches reopen the list; the state object changes on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [matches]);
+  return null;
 }
 
 /** The property combobox; `onChange` receives the chosen address, or null when the text is cleared. */
@@ -75,6 +91,7 @@ export function PropertyPicker({
       }}
       menuTrigger="input"
       allowsEmptyCollection
+      allowsCustomValue
       isRequired={required}
       isInvalid={Boolean(problem)}
     >
@@ -83,6 +100,7 @@ export function PropertyPicker({
         {required ? <span aria-hidden="true"> *</span> : null}
       </Label>
       <Input placeholder="Postcode or address" />
+      <ReopenOnMatches matches={items} />
       <Text slot="description">{description}</Text>
       {problem ? <p className="field-error">{problem}</p> : null}
       <Popover className="combo-popover" placement="bottom start">

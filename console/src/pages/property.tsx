@@ -5,7 +5,7 @@
  * (GET /api/tenants?address_uuid=), its compliance items with every certificate
  * (GET /api/compliance?address_uuid= and GET /api/compliance/items/{uuid}), its jobs
  * (GET /api/jobs/manage?address_uuid=), the documents of its certificates and latest jobs, and the
- * conversations of those jobs. Each section shows only to holders of the permission it reads.
+ * conversations of those jobs, and its Awaab's Law scope (office-more.tsx). Each section shows only to holders of the permission it reads.
  * Reached from the address list, the job page and the search results.
  */
 import { type FormEvent } from 'react';
@@ -19,9 +19,11 @@ import { DataTable, type Column } from '../table.tsx';
 import type { AddressDetail, ComplianceItemDetail, JobDocument, JobSummary, PropertyOwnership, Tenant, Thread } from '../types.ts';
 import { Button, formatDate, formatDateTime, formatPence, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
 import { COMPLIANCE_STATUSES } from './compliance.tsx';
+import { PropertyHazardScope } from './office-more.tsx';
 import { formatBytes } from './job-files.tsx';
 import { Loaded } from './people-forms.tsx';
 import { addressLabel } from './property-picker.tsx';
+import { Tenancies } from './property-tenancies.tsx';
 import { StatusBadge } from './jobs.tsx';
 
 /** How many of the property's latest jobs give their documents and conversations to the page. */
@@ -80,6 +82,8 @@ function Property({ address: a }: { address: AddressDetail }) {
       {can('api.landlords.view') ? <Owners addressUuid={a.uuid} /> : null}
       {can('api.tenants.view') ? <Tenants addressUuid={a.uuid} /> : null}
       {can('api.compliance.view') ? <Compliance addressUuid={a.uuid} /> : null}
+      {can('api.compliance.view') ? <Tenancies addressUuid={a.uuid} canManage={can('api.compliance.manage')} /> : null}
+      {can('api.hazards.view') && session.me?.agency_uuid ? <PropertyHazardScope addressUuid={a.uuid} /> : null}
       <section aria-labelledby="property-jobs">
         <h2 id="property-jobs">Jobs</h2>
         <ProblemMessage problem={jobs.problem} onRetry={jobs.reload} />

@@ -5,11 +5,12 @@
  * page reached by a signed link (no account) and a contractor's scorecard. Built for a 390 px
  * phone first.
  */
-import { useEffect, useEffectEvent, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useEffectEvent, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { describeProblem, type Problem } from '../logic/errors.ts';
-import { Button, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
+import type { RequestBody } from '../types.ts';
+import { Button, formatLondonDateTime, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
 import { uploadPhoto } from './report.tsx';
 
 interface Option { id: string; label: string }
@@ -27,10 +28,7 @@ interface Step {
 interface FlowSummary { uuid: string; code: string; name: string; version: number; emergency: boolean; tree: unknown }
 type Answer = { node: string; option: string };
 
-// The generated client types every path; these pages read their own shapes (above) from it.
-const post = (path: string, body: unknown) => (api.POST as unknown as (p: string, o: { body: unknown }) => Promise<{ data?: { data: unknown } }>)(path, { body });
-const get = (path: string, query?: Record<string, unknown>) =>
-  (api.GET as unknown as (p: string, o?: { params: { query?: Record<string, unknown>; path?: Record<string, string> } }) => Promise<{ data?: { data: unknown } }>)(path, query ? { params: { query } } : undefined);
+// Typed calls of the generated client; these pages read their answers as their own shapes (above).
 
 /** The emergency instruction, shown at once and first. */
 function Emergency({ outcome, reference }: { outcome: Outcome; reference: string | null }) {
@@ -53,7 +51,7 @@ function Emergency({ outcome, reference }: { outcome: Outcome; reference: string
 /** The guided report: choose a flow, answer, and submit at the outcome. */
 export function GuidedReport() {
   const navigate = useNavigate();
-  const flows = useLoad(['flows'], async () => (await get('/api/reporting/flows')).data!.data as FlowSummary[]);
+  const flows = useLoad(['flows'], async () => (await api.GET('/api/reporting/flows')).data!.data as unknown as FlowSummary[]);
   const [flow, setFlow] = useState<FlowSummary | null>(null);
   const [answers, setAnswers] = useState<Answer[]>([]);
   const [step, setStep] = useState<Step | null>(null);
@@ -67,7 +65,7 @@ export function GuidedReport() {
     if (!flow) return;
     let live = true;
     setProblem(null);
-    post('/api/reporting/walk', { flow_code: flow.code, version: flow.version, answers }).then(
+    api.POST('/api/reporting/walk', { body: { flow_code: flow.code, version: flow.version, answers } }).then(
       (r) => {
         if (!live) return;
         const s = r.data!.data as Step;
@@ -85,7 +83,7 @@ export function GuidedReport() {
 
   async function submit(s: Step, extra: Record<string, unknown>, words = '', photos: File[] = []) {
     await submitAction.run(async () => {
-      const r = await post('/api/reporting/reports', { flow_code: s.flow.code, version: s.flow.version, answers, ...(words ? { description: words } : {}), ...extra });
+      const r = await api.POST('/api/reporting/reports', { body: { flow_code: s.flow.code, version: s.flow.version, answers, ...(words ? { description: words } : {}), ...extra } });
       const d = r.data!.data as { report: { job_uuid: string | null; job_reference: string | null; outcome: string } };
       if (d.report.outcome === 'job' || d.report.outcome === 'added_to_job') {
         for (const f of photos) await uploadPhoto(d.report.job_uuid!, f);
@@ -226,7 +224,7 @@ function JobOutcome({ step, outcome, busy, onSubmit }: { step: Step; outcome: Ou
 
 /** The admins' list of flows, each opening the editor. */
 export function FlowsPage() {
-  const flows = useLoad(['flows'], async () => (await get('/api/reporting/flows')).data!.data as FlowSummary[]);
+  const flows = useLoad(['flows'], async () => (await api.GET('/api/reporting/flows')).data!.data as unknown as FlowSummary[]);
   return (
     <>
       <PageTitle>Triage flows</PageTitle>
@@ -246,7 +244,7 @@ export function FlowsPage() {
 /** The flow editor: the tree as JSON, checked and walked live by the preview; save makes a version. */
 export function FlowEditor() {
   const { code = '' } = useParams();
-  const flow = useLoad(['flows', code], async () => (await get(`/api/reporting/flows/${code}`)).data!.data as FlowSummary);
+  const flow = useLoad(['flows', code], async () => (await api.GET('/api/reporting/flows/{code}', { params: { path: { code } } })).data!.data as unknown as FlowSummary);
   const [name, setName] = useState('');
   const [text, setText] = useState('');
   const [answers, setAnswers] = useState<Answer[]>([]);
@@ -263,7 +261,8 @@ export function FlowEditor() {
 
   useEffect(() => {
     if (!text) return;
-    let tree: unknown;
+    // The server checks the tree (400 naming the node); the console sends what was typed.
+    let tree: RequestBody<'/api/reporting/flows/preview', 'post'>['tree'];
     try {
       tree = JSON.parse(text);
       setParseProblem(null);
@@ -272,7 +271,7 @@ export function FlowEditor() {
       return;
     }
     let live = true;
-    post('/api/reporting/flows/preview', { tree, answers }).then(
+    api.POST('/api/reporting/flows/preview', { body: { tree, answers } }).then(
       (r) => live && setPreview(r.data!.data as typeof preview),
       (e: unknown) => {
         if (!live) return;
@@ -288,9 +287,7 @@ export function FlowEditor() {
 
   const onSave = () =>
     void save.run(async () => {
-      const r = await (api.PUT as unknown as (p: string, o: { body: unknown }) => Promise<{ data?: { data: FlowSummary } }>)(`/api/reporting/flows/${code}`, {
-        body: { name, tree: JSON.parse(text) },
-      });
+      const r = await api.PUT('/api/reporting/flows/{code}', { params: { path: { code } }, body: { name, tree: JSON.parse(text) } });
       setSaved(`Saved as version ${r.data!.data.version}.`);
     });
 
@@ -325,6 +322,7 @@ export function FlowEditor() {
           <Button onPress={onSave} isDisabled={save.busy || !!parseProblem || (preview?.problems.length ?? 1) > 0}>
             Save as a new version
           </Button>
+          <FlowVersions code={code} saved={saved} />
         </div>
         <section className="preview" aria-labelledby="preview-title">
           <h2 id="preview-title">Preview (as a tenant sees it)</h2>
@@ -442,7 +440,7 @@ const hours = (s: number | null) => (s === null ? '-' : s < 3600 ? `${Math.round
 /** A contractor's scorecard over the last 90 days. */
 export function ContractorScorecardPage() {
   const { uuid = '' } = useParams();
-  const card = useLoad(async () => (await (api.GET as unknown as (p: string) => Promise<{ data?: { data: Scorecard } }>)(`/api/contractors/${uuid}/scorecard`)).data!.data, [uuid]);
+  const card = useLoad(async () => (await api.GET('/api/contractors/{uuid}/scorecard', { params: { path: { uuid } } })).data!.data as unknown as Scorecard, [uuid]);
   const c = card.data;
   return (
     <>
@@ -472,9 +470,36 @@ export function ContractorScorecardPage() {
           </dd>
         </dl>
       ) : null}
+      {c ? (
+        <Suspense fallback={null}>
+          <ContractorOffice uuid={uuid} name={c.company_name} />
+        </Suspense>
+      ) : null}
       <p>
         <Link to="/contractors">All contractors</Link>
       </p>
     </>
   );
 }
+
+/** The flow's versions, newest first, with who saved each and when (GET /api/reporting/flows/{code}/versions). */
+function FlowVersions({ code, saved }: { code: string; saved: string | null }) {
+  const versions = useLoad(['flows', code, 'versions', saved], async () => (await api.GET('/api/reporting/flows/{code}/versions', { params: { path: { code } } })).data!.data);
+  if (!versions.data || versions.data.length === 0) return null;
+  return (
+    <details className="flow-versions">
+      <summary>Earlier versions ({versions.data.length})</summary>
+      <ul>
+        {versions.data.map((v) => (
+          <li key={v.version}>
+            Version {v.version}: {v.name}, saved {formatLondonDateTime(v.created_at)}
+            {v.created_by ? ` by ${v.created_by.name}` : ' with the app'}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/** The contractor's certificates, VAT and self-billing (contractor-extras.tsx), in their own chunk. */
+const ContractorOffice = lazy(async () => ({ default: (await import('./contractor-extras.tsx')).ContractorOffice }));

@@ -11,6 +11,7 @@ import type { Address, Tenant } from '../types.ts';
 import { Button, Field, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { addressLabel, PropertyPicker } from './property-picker.tsx';
 import { InviteToApp, Loaded, Notice, reader, splitProblem, useSavedNotice } from './people-forms.tsx';
+import { TenantOffice } from './landlord-extras.tsx';
 import '../people-forms.css';
 
 type TenantDetail = Tenant & { addresses: Address[] };
@@ -52,6 +53,7 @@ export function TenantFormPage() {
                 }}
               />
             ) : null}
+            {t.uuid ? <TenantOffice uuid={t.uuid} name={t.name ?? 'this tenant'} /> : null}
           </>
         )}
       </Loaded>

@@ -25,16 +25,19 @@ import {
   useSavedNotice,
   type Role,
 } from './people-forms.tsx';
+import { UserSessions } from './landlord-extras.tsx';
+import { useSession } from '../session.tsx';
 import '../people-forms.css';
 
 const USER_FIELDS = ['name', 'email', 'role', 'branch_uuid', 'contractor_uuid', 'tenant_uuid'];
 
 /** The record a new contractor's or tenant's login belongs to. */
-type LinkTo = { kind: 'contractor' | 'tenant'; uuid: string; name: string; email: string | null };
+type LinkTo = { kind: 'contractor' | 'tenant' | 'landlord'; uuid: string; name: string; email: string | null };
 
 /** /users/new (an invitation by e-mail) and /users/{uuid}/edit (name, e-mail, role, branch, status). */
 export function UserFormPage() {
   const { uuid } = useParams();
+  const session = useSession();
   const [notice, setNotice] = useSavedNotice();
   const user = useLoad(['users', uuid ?? 'new'], async () =>
     uuid ? ((await api.GET('/api/users/{uuid}', { params: { path: { uuid } } })).data!.data as User) : ({} as Partial<User>),
@@ -44,7 +47,8 @@ export function UserFormPage() {
   const [search] = useSearchParams();
   const contractorUuid = uuid ? null : search.get('contractor_uuid');
   const tenantUuid = uuid ? null : search.get('tenant_uuid');
-  const linked = useLoad(['users', 'link', contractorUuid, tenantUuid], async (): Promise<{ to: LinkTo | null }> => {
+  const landlordUuid = uuid ? null : search.get('landlord_uuid');
+  const linked = useLoad(['users', 'link', contractorUuid, tenantUuid, landlordUuid], async (): Promise<{ to: LinkTo | null }> => {
     // Wrapped: Loaded waits while its data is null, and an edit or a plain invitation links to nothing.
     if (contractorUuid) {
       const c = (await api.GET('/api/contractors/{uuid}', { params: { path: { uuid: contractorUuid } } })).data!.data;
@@ -53,6 +57,10 @@ export function UserFormPage() {
     if (tenantUuid) {
       const t = (await api.GET('/api/tenants/{uuid}', { params: { path: { uuid: tenantUuid } } })).data!.data;
       return { to: { kind: 'tenant', uuid: t.uuid, name: t.name, email: t.email ?? null } };
+    }
+    if (landlordUuid) {
+      const l = (await api.GET('/api/landlords/{uuid}', { params: { path: { uuid: landlordUuid } } })).data!.data;
+      return { to: { kind: 'landlord', uuid: l.uuid, name: l.name, email: l.email ?? null } };
     }
     return { to: null };
   });
@@ -91,6 +99,7 @@ export function UserFormPage() {
           </Loaded>
         )}
       </Loaded>
+      {uuid && user.data?.name && session.permissions.has('api.users.sessions.manage') ? <UserSessions uuid={uuid} name={user.data.name} /> : null}
     </>
   );
 }
@@ -124,9 +133,10 @@ function UserForm({
     void action.run(async () => {
       if (!user.uuid) {
         const record = v('record_uuid');
-        const linkTo = role === 'contractor' && record ? { contractor_uuid: record } : role === 'tenant' && record ? { tenant_uuid: record } : {};
+        const linkTo =
+          role === 'contractor' && record ? { contractor_uuid: record } : role === 'tenant' && record ? { tenant_uuid: record } : role === 'landlord' && link?.kind === 'landlord' ? { landlord_uuid: link.uuid } : {};
         const { data } = await api.POST('/api/users', {
-          body: { invite: true, name, email, ...(role ? { role } : {}), ...(branch && !needsRecord ? { branch_uuid: branch } : {}), ...linkTo },
+          body: { invite: true, name, email, ...(role ? { role } : {}), ...(branch && !needsRecord && role !== 'landlord' ? { branch_uuid: branch } : {}), ...linkTo },
         });
         const created = data!.data as User;
         navigate(`/users/${created.uuid}/edit`, { state: { saved: `Invitation sent to ${created.email}.` } });
@@ -143,10 +153,13 @@ function UserForm({
     });
   };
   const path = { params: { path: { uuid: user.uuid ?? '' } }, body: {} };
+  // A landlord's own login (opened from their record) has the Landlord role and no other.
   const roleOptions =
-    roles.some((r) => r.code === user.role_code) || !user.role_code
-      ? roles
-      : [...roles, { id: 0, code: user.role_code, name: user.role ?? user.role_code, level: 0 }];
+    link?.kind === 'landlord' && !user.uuid
+      ? [{ id: 0, code: 'landlord', name: `Landlord (${link.name})`, level: 0 }]
+      : roles.some((r) => r.code === user.role_code) || !user.role_code
+        ? roles
+        : [...roles, { id: 0, code: user.role_code, name: user.role ?? user.role_code, level: 0 }];
   return (
     <>
       <Form className="form" aria-label={user.uuid ? `Edit ${user.name}` : 'Invite a user'} onSubmit={onSubmit} validationErrors={errors}>

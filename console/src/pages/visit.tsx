@@ -6,7 +6,7 @@
  * on the tenant's signed link page (/visit?token=..., no account). Times are typed and shown in
  * London time.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { londonIso, londonParts } from '../logic/london.ts';
@@ -145,10 +145,22 @@ export function WindowsEditor({ plan, onSave, busy }: { plan: Plan; onSave: (w: 
   );
 }
 
-/** The contractor's free slots, one to pick. */
-export function FreeSlotPicker({ plan, onPick, busy }: { plan: Plan; onPick: (s: SpanInput) => Promise<void>; busy: boolean }) {
+/**
+ * The contractor's free slots, one to pick: only those the tenant can book (inside the tenant's
+ * windows when there are any; docs/tenant-reporting.md "Booking the visit"). A refused pick is
+ * shown beside the button (`problem`); with windows given and no free slot inside them, says so.
+ */
+export function FreeSlotPicker({ plan, onPick, busy, problem = null }: { plan: Plan; onPick: (s: SpanInput) => Promise<void>; busy: boolean; problem?: ReactNode }) {
   const [chosen, setChosen] = useState<number | null>(null);
-  if (plan.free_slots.length === 0) return null;
+  if (plan.free_slots.length === 0) {
+    if (plan.windows.length === 0) return null;
+    return (
+      <p className="hint">
+        None of {plan.contractor_name ?? 'the contractor'}&apos;s free slots in the next two weeks falls inside your windows. {plan.contractor_name ?? 'The contractor'} can
+        still book a time inside one, or you can give other windows.
+      </p>
+    );
+  }
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const s = chosen === null ? undefined : plan.free_slots[chosen];
@@ -157,7 +169,10 @@ export function FreeSlotPicker({ plan, onPick, busy }: { plan: Plan; onPick: (s:
   return (
     <form className="form" onSubmit={submit}>
       <fieldset className="slot-list">
-        <legend>Or pick one of {plan.contractor_name ?? 'the contractor'}&apos;s free slots</legend>
+        <legend>
+          Or pick one of 
+          {plan.contractor_name ?? 'the contractor'}&apos;s free slots{plan.windows.length > 0 ? ' inside your windows' : ''}
+        </legend>
         {plan.free_slots.slice(0, 12).map((s, i) => (
           <div key={s.starts_at + s.ends_at} className="slot-choice">
             <label className="choice">
@@ -166,9 +181,12 @@ export function FreeSlotPicker({ plan, onPick, busy }: { plan: Plan; onPick: (s:
           </div>
         ))}
       </fieldset>
-      <Button type="submit" isDisabled={busy || chosen === null}>
-        Book this slot
-      </Button>
+      <div className="actions">
+        <Button type="submit" isDisabled={busy || chosen === null}>
+          Book this slot
+        </Button>
+      </div>
+      {problem}
     </form>
   );
 }
@@ -262,6 +280,8 @@ export function VisitPanel({ jobUuid, party, onChanged, daySlot = null }: { jobU
   const plan = useVisitPlan(jobUuid);
   const action = useAction();
   const [done, setDone] = useState<string | null>(null);
+  // Which form the last problem belongs to: a refused pick is shown beside its button.
+  const [picking, setPicking] = useState(false);
   const p = plan.data;
   if (!p) return <ProblemMessage problem={plan.problem} onRetry={plan.reload} />;
   const after = (message: string) => {
@@ -280,7 +300,7 @@ export function VisitPanel({ jobUuid, party, onChanged, daySlot = null }: { jobU
         </p>
       ) : null}
       <PlanSummary plan={p} daySlot={daySlot} />
-      <ProblemMessage problem={action.problem} />
+      {picking ? null : <ProblemMessage problem={action.problem} />}
       {party === 'tenant' && BEFORE_WORK.includes(p.status_id) ? (
         <WindowsEditor
           key={p.windows.map((w) => w.uuid).join()}
@@ -288,6 +308,7 @@ export function VisitPanel({ jobUuid, party, onChanged, daySlot = null }: { jobU
           busy={action.busy}
           onSave={(windows) =>
             action.run(async () => {
+              setPicking(false);
               await api.PUT('/api/jobs/{uuid}/visit/windows', { ...path, body: { windows } });
               after('Your windows are saved. The contractor will book a slot inside one.');
             })
@@ -298,8 +319,10 @@ export function VisitPanel({ jobUuid, party, onChanged, daySlot = null }: { jobU
         <FreeSlotPicker
           plan={p}
           busy={action.busy}
+          problem={picking ? <ProblemMessage problem={action.problem} /> : null}
           onPick={(slot) =>
             action.run(async () => {
+              setPicking(true);
               await api.POST('/api/jobs/{uuid}/visit/choice', { ...path, body: slot });
               after('Your visit is booked. The contractor has been told.');
             })
@@ -336,23 +359,35 @@ export function VisitPanel({ jobUuid, party, onChanged, daySlot = null }: { jobU
 
 interface LinkView { agency_name: string; tenant_name: string; property: string | null; expires: string; plan: Plan }
 
+/** A refused action on the tenant's link page, shown beside the form that sent it. */
+function LinkProblem({ text }: { text: string }) {
+  return (
+    <div className="problem" role="alert">
+      <p>{text}</p>
+    </div>
+  );
+}
+
 /** /visit?token=...: the tenant's signed link page (no account): windows or a free slot, once. */
 export function VisitLinkPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const [view, setView] = useState<LinkView | null>(null);
   const [refused, setRefused] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<{ text: string; on: 'windows' | 'choose' } | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    document.title = 'Book your visit · Caretaker';
+  const load = useCallback(() => {
     void fetch(`/api/visits/link/${encodeURIComponent(token)}`).then(async (r) => {
       const body = (await r.json()) as { data?: LinkView; error?: string };
       if (r.ok) setView(body.data!);
       else setRefused(body.error ?? 'This link does not work.');
     });
   }, [token]);
+  useEffect(() => {
+    document.title = 'Book your visit · Caretaker';
+    load();
+  }, [load]);
   const act = async (payload: Record<string, unknown>) => {
     setBusy(true);
     setProblem(null);
@@ -362,8 +397,12 @@ export function VisitLinkPage() {
     if (r.ok) {
       setView(body.data!);
       setDone(body.message ?? 'Thank you.');
-    } else if (r.status === 400) setProblem(body.error ?? 'That did not work.');
-    else setRefused(body.error ?? 'This link does not work.');
+    } else if (r.status === 400) setProblem({ text: body.error ?? 'That did not work.', on: payload.action === 'choose' ? 'choose' : 'windows' });
+    else if (r.status === 409 && payload.action === 'choose') {
+      // The slot was taken meanwhile: say so beside the button and offer the slots still free.
+      setProblem({ text: body.error ?? 'That slot was just taken: pick another.', on: 'choose' });
+      load();
+    } else setRefused(body.error ?? 'This link does not work.');
   };
   return (
     <main id="main" className="survey">
@@ -381,15 +420,18 @@ export function VisitLinkPage() {
             {view.plan.contractor_name ? `, by ${view.plan.contractor_name}` : ''}.
           </p>
           <PlanSummary plan={view.plan} daySlot={null} />
-          {problem ? (
-            <div className="problem" role="alert">
-              <p>{problem}</p>
-            </div>
-          ) : null}
           {!done ? (
             <>
               <WindowsEditor plan={view.plan} busy={busy} onSave={(windows) => act({ action: 'windows', windows })} />
-              {!view.plan.visit ? <FreeSlotPicker plan={view.plan} busy={busy} onPick={(s) => act({ action: 'choose', ...s })} /> : null}
+              {problem?.on === 'windows' ? <LinkProblem text={problem.text} /> : null}
+              {!view.plan.visit ? (
+                <FreeSlotPicker
+                  plan={view.plan}
+                  busy={busy}
+                  problem={problem?.on === 'choose' ? <LinkProblem text={problem.text} /> : null}
+                  onPick={(s) => act({ action: 'choose', ...s })}
+                />
+              ) : null}
               <p className="hint">This link works once, until {view.expires}.</p>
             </>
           ) : null}

@@ -96,18 +96,18 @@ interface ListShape {
 export const ACTIVITY_PAGE = new PreparedQuery<ListShape, ActivityFilter, { json: string | null; n: number }>('activity_page', (db, shape, p) => {
   const has = (k: keyof ActivityFilter) => shape.set.includes(k);
   let q = db.selectFrom('activity_log');
-  if (has('agencyId')) q = q.where('agency_id', '=', p.agencyId);
-  if (has('userId')) q = q.where('user_id', '=', p.userId);
-  if (has('action')) q = q.where('action', '=', p.action);
-  if (has('actionPattern')) q = q.where('action', 'like', p.actionPattern);
-  if (has('from')) q = q.where('created_at', '>=', p.from);
-  if (has('to')) q = q.where('created_at', '<', p.to);
+  if (has('agencyId')) q = q.where('agency_id', '=', p('agencyId'));
+  if (has('userId')) q = q.where('user_id', '=', p('userId'));
+  if (has('action')) q = q.where('action', '=', p('action'));
+  if (has('actionPattern')) q = q.where('action', 'like', p('actionPattern'));
+  if (has('from')) q = q.where('created_at', '>=', p('from'));
+  if (has('to')) q = q.where('created_at', '<', p('to'));
   let page = q;
   const cursor = (id: Expression<number>) => sql`(select c.created_at, c.id from activity_log c where c.id = ${id})`;
-  if (has('before')) page = page.where(sql<boolean>`(created_at, id) < ${cursor(p.before)}`);
-  if (has('after')) page = page.where(sql<boolean>`(created_at, id) > ${cursor(p.after)}`);
+  if (has('before')) page = page.where(sql<boolean>`(created_at, id) < ${cursor(p('before'))}`);
+  if (has('after')) page = page.where(sql<boolean>`(created_at, id) > ${cursor(p('after'))}`);
   const direction = shape.ascending ? 'asc' : 'desc';
-  const rows = page.selectAll().orderBy('created_at', direction).orderBy('id', direction).limit(p.limit).offset(p.offset);
+  const rows = page.selectAll().orderBy('created_at', direction).orderBy('id', direction).limit(p('limit')).offset(p('offset'));
   const count = db.selectFrom(q.select(sql`1`.as('one')).limit(COUNT_CAP + 1).as('m')).select(sql<number>`count(*)::int`.as('n'));
   return db.selectNoFrom([
     sql<string | null>`(select string_agg(${sql.raw(shape.objectSql)}, ',' order by p.created_at desc, p.id desc) from (${rows}) p)`.as('json'),
@@ -132,17 +132,44 @@ export async function listActivityJson(db: DbOrTrx, f: ActivityFilter, objectSql
   return { json: row?.json ?? '', total: Math.min(n, COUNT_CAP), capped: n > COUNT_CAP };
 }
 
-/** Tables whose records an entry's resource_type names, for the entry's link (uuid) and label (an expression over the record `r`; an invoice's number as invoiceNumber writes it). */
-const RESOURCE_TABLES: Record<string, { table: string; label: string }> = {
+/**
+ * Tables whose records an entry's resource_type names, for the entry's link (uuid) and label (an
+ * expression over the record `r`; an invoice's number as invoiceNumber writes it; `uuid` 'null' for
+ * tables without one), so the log
+ * names what was changed in people's words ("Gas safety record, LS2 9XS", never "#3").
+ */
+const RESOURCE_TABLES: Record<string, { table: string; label: string; uuid?: string }> = {
   job: { table: 'jobs', label: 'r.reference' },
   invoice: { table: 'invoices', label: "(case r.kind when 'credit_note' then 'CN-' else 'INV-' end) || lpad(r.number::text, 6, '0')" },
   user: { table: 'users', label: 'r.name' },
   tenant: { table: 'tenants', label: 'r.name' },
   contractor: { table: 'contractors', label: 'r.company_name' },
   address: { table: 'addresses', label: 'r.postcode' },
+  agency: { table: 'agencies', label: 'r.name' },
+  landlord: { table: 'landlords', label: 'r.name' },
+  branch: { table: 'branches', label: 'r.name' },
+  role: { table: 'roles', label: 'r.name', uuid: 'null' },
+  trade: { table: 'trades', label: 'r.name', uuid: 'null' },
+  building: { table: 'buildings', label: "concat_ws(', ', coalesce(r.building_name, concat_ws(' ', r.building_number, r.street)), r.postcode)" },
+  compliance_type: { table: 'compliance_item_types', label: 'r.name' },
+  compliance_item_type: { table: 'compliance_item_types', label: 'r.name' },
+  // "Gas safety record, LS2 9XS": the item's type and its property's postcode.
+  compliance_item: {
+    table: 'compliance_items',
+    label: "(select t.name || ', ' || a.postcode from compliance_item_types t, addresses a where t.id = r.type_id and a.id = r.address_id)",
+  },
+  maintenance_schedule: { table: 'maintenance_schedules', label: 'r.title' },
+  price_item: { table: 'price_items', label: 'r.name' },
+  notice: { table: 'notices', label: 'r.title' },
+  webhook_endpoint: { table: 'webhook_endpoints', label: 'r.url' },
+  job_file: { table: 'job_files', label: 'r.original_filename' },
+  // Records of a job are named by the job's reference.
+  quote: { table: 'quotes', label: '(select j.reference from jobs j where j.id = r.job_id)' },
+  approval: { table: 'approval_requests', label: '(select j.reference from jobs j where j.id = r.job_id)' },
+  job_note: { table: 'job_notes', label: '(select j.reference from jobs j where j.id = r.job_id)' },
 };
 
-const resourceCase = (column: (t: { table: string; label: string }) => string) =>
+const resourceCase = (column: (t: { table: string; label: string; uuid?: string }) => string) =>
   `(case p.resource_type ${Object.entries(RESOURCE_TABLES)
     .map(([type, t]) => `when '${type}' then (select (${column(t)})::text from ${t.table} r where r.id = p.resource_id)`)
     .join(' ')} end)`;
@@ -157,7 +184,7 @@ const statusName = (key: string) =>
  * names it went from and to (the entry's details).
  */
 export const ENTRY_RESOURCE_COLUMNS: Record<string, string> = {
-  resource_uuid: resourceCase(() => 'r.uuid'),
+  resource_uuid: resourceCase((t) => t.uuid ?? 'r.uuid'),
   resource_label: resourceCase((t) => t.label),
   from_status: statusName('from_status_id'),
   to_status: statusName('to_status_id'),

@@ -45,7 +45,15 @@ import * as m061500 from './2026_12_06_1500_notifications_arrive.ts';
 import * as m061600 from './2026_12_06_1600_uk_addresses.ts';
 import * as m061700 from './2026_12_06_1700_money_treatment.ts';
 import * as m061900 from './2026_12_06_1900_search_indexes.ts';
+import * as m070200 from './2026_12_07_0200_second_factors.ts';
 import * as m061860 from './2026_12_06_1860_hazard_awareness.ts';
+import * as m070050 from './2026_12_07_0050_compliance_by_regulation.ts';
+import * as m070100 from './2026_12_07_0100_gdpr_retention.ts';
+import * as m070300 from './2026_12_07_0300_single_sign_on.ts';
+import * as m080400 from './2026_12_08_0400_totp_secrets_encrypted.ts';
+import * as m080300 from './2026_12_08_0300_history_partitions.ts';
+import * as m080500 from './2026_12_08_0500_tenancies_and_restricted_vat_particulars.ts';
+import * as m090200 from './2026_12_09_0200_heavy_work.ts';
 
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_foundation': m0001,
@@ -92,5 +100,13 @@ export const migrations: Record<string, Migration> = {
   '2026_12_06_1600_uk_addresses': m061600,
   '2026_12_06_1700_money_treatment': m061700,
   '2026_12_06_1900_search_indexes': m061900,
+  '2026_12_07_0200_second_factors': m070200,
   '2026_12_06_1860_hazard_awareness': m061860,
+  '2026_12_07_0050_compliance_by_regulation': m070050,
+  '2026_12_07_0100_gdpr_retention': m070100,
+  '2026_12_07_0300_single_sign_on': m070300,
+  '2026_12_08_0400_totp_secrets_encrypted': m080400,
+  '2026_12_08_0300_history_partitions': m080300,
+  '2026_12_08_0500_tenancies_and_restricted_vat_particulars': m080500,
+  '2026_12_09_0200_heavy_work': m090200,
 };

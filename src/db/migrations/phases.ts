@@ -79,8 +79,29 @@ export const MIGRATION_PHASES: Readonly<Record<string, MigrationClass>> = {
     backfill: 'addresses.parts',
   },
   '2026_12_06_1900_search_indexes': { phase: 'expand', summary: 'search: two IMMUTABLE text functions (caretaker_address_text, caretaker_building_text) and trigram indexes on them, on landlords.name and on the e-mails of landlords, tenants and contractors' },
+  '2026_12_07_0200_second_factors': { phase: 'expand', summary: 'TOTP secrets, recovery codes, passkeys and sign-in challenges (new tables); agencies.require_second_factor (default false)' },
   '2026_12_06_1860_hazard_awareness': {
     phase: 'expand',
     summary: 'hazards: awareness reason, milestone recorded times, further works start clock, summary delivery and second channel, scope; hazard_property_scopes (new table); agencies.hazard_private_rented_policy (on for agencies that have a hazard)',
   },
+  '2026_12_07_0050_compliance_by_regulation': {
+    phase: 'expand',
+    summary: 'compliance by regulation: addresses.gas_supply, storeys, combustion_rooms; buildings.has_lift; compliance_item_types.applies_to and regulation; compliance_items.derived; certificate EPC rating and exemption, EICR outcome and remedial works, tenant copy, alarms per storey and room',
+  },
+  '2026_12_07_0100_gdpr_retention': {
+    phase: 'expand',
+    summary: 'GDPR: gdpr_exemptions (an exemption per report item with its DPA 2018 ground), retention_periods (per agency and record kind), gdpr_retained (records an erasure restricted until their retention ends); three new tables',
+  },
+  '2026_12_07_0300_single_sign_on': { phase: 'expand', summary: 'single sign-on: agency_sso (one OpenID Connect provider per agency) and sso_states (pending sign-ins, single-use, expiring) (new tables)' },
+  '2026_12_08_0400_totp_secrets_encrypted': {
+    phase: 'expand',
+    summary: 'no schema change: TOTP secrets are written encrypted; those stored before are encrypted by a backfill (older instances cannot read the new ones: upgrade every instance)',
+    backfill: 'auth.totp-secrets',
+  },
+  '2026_12_08_0300_history_partitions': {
+    phase: 'contract',
+    summary: 'activity_log, job_status_history, outbox, message_deliveries and webhook_deliveries partitioned by month (the old table attached as one partition, no rows copied); keys include the time column, so the deliveries\' ON CONFLICT targets change; sms_messages.delivery_id loses its foreign key; history_archives (new table)',
+  },
+  '2026_12_08_0500_tenancies_and_restricted_vat_particulars': { phase: 'expand', summary: 'tenancies with dates and tenants, the documents served on them (tenancies, tenancy_tenants, tenancy_served_documents), and the restricted VAT particulars of erased landlords (landlord_restricted_particulars) (new tables)' },
+  '2026_12_09_0200_heavy_work': { phase: 'expand', summary: 'the tickets of heavy work waiting for or holding an agency\'s slots (heavy_work) (new table)' },
 };

@@ -96,7 +96,7 @@ async function checkDatabaseFindings(config: Readonly<Config>): Promise<Finding[
   } catch (err) {
     return [{ mark: 'FAIL', subject: 'database', text: reason(err) }];
   }
-  const handle = createDatabase({ databaseUrl: config.databaseUrl, poolMax: 1 });
+  const handle = createDatabase({ databaseUrl: config.databaseUrl, poolMax: 1, pooler: config.databasePooler });
   try {
     const pending = await pendingMigrationCount(handle.db);
     const total = Object.keys(migrations).length;

@@ -41,7 +41,7 @@ export function planLines(status: MigrationStatus, unfinished: ReadonlyArray<{ n
  * @returns exit code 0
  */
 export async function migratePlan(config: Readonly<Config>, out: (line: string) => void): Promise<number> {
-  const database = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2 });
+  const database = createDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolMax: 2, pooler: config.databasePooler });
   try {
     const status = await migrationStatus(database.db);
     const unfinished = status.applied.includes('2026_11_26_0800_backfills') ? await unfinishedBackfills(database.db) : [];

@@ -22,11 +22,13 @@ describe('HMO flag', () => {
     const set = await w.agentA1.client.put(url, { hmo: true });
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json().data.is_hmo).toBe(true);
-    expect(set.json().data.items.map((i: { type_code: string }) => i.type_code).sort()).toEqual(['gas_safety', 'hmo_fire_risk', 'hmo_licence']);
-    expect((await w.agentA1.client.put(url, { hmo: true })).json().data.items).toHaveLength(3);
+    // with the items every dwelling needs (docs/compliance.md "What a property needs")
+    expect(set.json().data.items.map((i: { type_code: string }) => i.type_code).sort())
+      .toEqual(['eicr', 'epc', 'gas_safety', 'hmo_fire_risk', 'hmo_licence', 'legionella', 'smoke_co_alarms']);
+    expect((await w.agentA1.client.put(url, { hmo: true })).json().data.items).toHaveLength(7);
     const cleared = await w.agentA1.client.put(url, { hmo: false });
     expect(cleared.json().data).toMatchObject({ is_hmo: false });
-    expect(cleared.json().data.items).toHaveLength(3);
+    expect(cleared.json().data.items).toHaveLength(7);
     const row = await t.db.selectFrom('addresses').select('is_hmo').where('id', '=', house.id).executeTakeFirstOrThrow();
     expect(row.is_hmo).toBe(false);
     expect((await w.adminB.client.put(url, { hmo: true })).statusCode).toBe(404);

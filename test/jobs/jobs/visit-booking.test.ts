@@ -70,6 +70,9 @@ describe('visit booking', () => {
     expect(plan.windows.map((x: { label: string }) => x.label)).toEqual(['Fri 27 Nov 2026, 09:00-12:00', 'Mon 30 Nov 2026, 13:00-17:00']);
     expect(plan.windows[0]).toMatchObject({ starts_at: '2026-11-27T09:00:00.000Z', ends_at: '2026-11-27T12:00:00.000Z', given_by: 'tenant' });
     expect(plan.visit).toBeNull();
+    // Only slots the tenant can book are offered: none of the agency's slots with hours (08:00-12:00,
+    // 12:00-17:00, 17:00-20:00, 08:00-18:00) lies inside 09:00-12:00 or 13:00-17:00.
+    expect(plan.free_slots).toEqual([]);
     expect(plan.rules).toEqual({ max_windows: 6, horizon_days: 60, min_minutes: 60, max_hours: 12 });
     // The contractor and the agent read the same plan.
     expect((await fixer.get(`/api/jobs/${job.uuid}/visit`)).json().data.windows).toHaveLength(2);

@@ -170,7 +170,7 @@ describe.skipIf(skipWithout(process.env.DATABASE_URL, 'two instances need Postgr
   beforeAll(async () => {
     database = await createTestDatabase();
     const config = loadConfig({
-      LOG_LEVEL: 'silent', CARETAKER_COOKIE_SECURE: 'true', CARETAKER_RATE_LIMIT_IP_MAX: '100000', CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '100000',
+      LOG_LEVEL: 'silent', CARETAKER_COOKIE_SECURE: 'true', CARETAKER_RATE_LIMIT_IP_MAX: '100000', CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '100000', CARETAKER_RATE_LIMIT_AGENCY_MAX: '10000000',
       CARETAKER_LIVE_HEARTBEAT_S: HEARTBEAT_S, DATABASE_URL: database.databaseUrl!, ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     });
     const clock = new ManualClock(new Date('2026-11-21T09:00:00Z'));

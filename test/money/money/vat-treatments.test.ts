@@ -175,6 +175,26 @@ describe.each(['recharge', 'disbursement'] as const)('the %s treatment, from the
     expect(statementsCost).toBe(treatment === 'recharge' ? 24_730 : 28_451);
     expect(vatInvoiced, 'VAT on the VAT invoices = VAT charged in the sales exports').toBe(expectedCharged);
   });
+
+  it.runIf(treatment === 'disbursement')("the disbursement's PDF names the landlords it was issued to, as its VAT records keep them, after one is erased and another takes the property", async () => {
+    const { pdfText } = await import('./pdf-text.ts');
+    const pdf = async () => pdfText((await x.w.adminA.client.get(`/api/invoices/${String(invoice.uuid)}/pdf`)).rawPayload);
+    const before = await pdf();
+    for (const o of OWNERS) expect(before).toContain(o.name);
+    const erased = await x.w.adminA.client.post(`/api/landlords/${x.owners[0]!.uuid}/erase`, {});
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect(erased.json().data.retained).toMatchObject([{ record_kind: 'vat_records' }]);
+    // The property passes to a new owner after the supply: the invoice stays the former owners'.
+    const addressUuid = (await x.t.db.selectFrom('addresses').select('uuid').where('id', '=', x.w.address.id).executeTakeFirstOrThrow()).uuid;
+    const dan = (await x.w.adminA.client.post('/api/landlords', { name: 'Dan Evans', email: 'dan@example.test', address_line1: '4 Briggate', address_town: 'Leeds', address_postcode: 'LS1 6HD' })).json().data;
+    expect((await x.w.adminA.client.post(`/api/landlords/${dan.uuid}/properties`, { address_uuid: addressUuid, share_bp: 5000 })).statusCode).toBe(201);
+    const after = await pdf();
+    expect(after).toContain('Ada Lovelace');
+    expect(after).toContain('1 Park Square');
+    for (const o of OWNERS.slice(1)) expect(after).toContain(o.name);
+    expect(after).not.toContain('Dan Evans');
+    expect(after).not.toMatch(/Erased landlord/);
+  });
 });
 
 describe('invoices as HMRC reads them', () => {
@@ -201,12 +221,12 @@ describe('invoices as HMRC reads them', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toContain('supplier_invoice_date');
     expect((await w.adminA.client.get(`/api/invoices/${d.uuid}`)).json().data).toMatchObject({ status: 'draft', invoice_number: null });
-    await w.adminA.client.put(`/api/pricing/contractors/${w.contractorUuid}/self-billing`, { starts_on: '2025-01-01', ends_on: '2026-10-31', review_on: '2026-06-30', vat_number_checked_on: '2025-01-01' });
+    await w.adminA.client.put(`/api/pricing/contractors/${w.contractorUuid}/self-billing`, { starts_on: '2025-11-01', ends_on: '2026-10-31', review_on: '2026-06-30', vat_number_checked_on: '2025-11-01' });
     const sb = (await w.adminA.client.post('/api/invoices', { job_uuid: w.completed.uuid, lines: LINES })).json().data;
     const refused = await w.adminA.client.post(`/api/invoices/${sb.uuid}/issue`);
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error).toContain('self-billing agreement in force');
-    await w.adminA.client.put(`/api/pricing/contractors/${w.contractorUuid}/self-billing`, { starts_on: '2026-01-01', ends_on: '2027-12-31', review_on: '2027-06-30', vat_number_checked_on: '2026-11-01' });
+    await w.adminA.client.put(`/api/pricing/contractors/${w.contractorUuid}/self-billing`, { starts_on: '2026-01-01', ends_on: '2026-12-31', review_on: '2026-12-15', vat_number_checked_on: '2026-01-02' });
     await t.db.updateTable('contractors').set({ address_line1: null }).where('id', '=', w.contractorId).execute();
     const noAddress = await w.adminA.client.post(`/api/invoices/${sb.uuid}/issue`);
     expect(noAddress.statusCode).toBe(400);
@@ -228,6 +248,38 @@ describe('invoices as HMRC reads them', () => {
     const sb = await issued([LINES[1]]);
     const v = await w.adminA.client.post(`/api/invoices/${sb.uuid}/void`, { reason: 'mistake' });
     expect(v.statusCode).toBe(409);
+  });
+
+  it("a credit note the contractor issued against its own invoice carries the contractor's number and date, and cites the invoice's own number and date", async () => {
+    const inv = await issued([LINES[0], LINES[1]], { contractor_reference: 'FG-88', supplier_invoice_date: '2026-11-17' });
+    const post = (body: Record<string, unknown>) => w.adminA.client.post(`/api/invoices/${inv.uuid}/credit-notes`, { lines: [LINES[1]], reason: 'Controls returned', ...body });
+    const noDate = await post({ contractor_reference: 'FG-CN-12' });
+    expect(noDate.statusCode).toBe(400);
+    expect(noDate.json().error).toContain('supplier_invoice_date');
+    expect((await post({ supplier_invoice_date: '2026-11-20' })).statusCode).toBe(400);
+    const early = await post({ contractor_reference: 'FG-CN-12', supplier_invoice_date: '2026-11-16' });
+    expect(early.statusCode).toBe(400);
+    expect(early.json().error).toContain("on or after the invoice's own date 2026-11-17");
+    expect((await post({ contractor_reference: 'FG-CN-12', supplier_invoice_date: '2026-11-22' })).statusCode).toBe(400);
+    expect((await w.adminA.client.get(`/api/invoices/${inv.uuid}`)).json().data.credited_pence).toBe(0);
+    const cn = await post({ contractor_reference: 'FG-CN-12', supplier_invoice_date: '2026-11-20' });
+    expect(cn.statusCode, cn.body).toBe(201);
+    expect(cn.json().data).toMatchObject({
+      kind: 'credit_note', vat_invoice_number: 'FG-CN-12', invoice_date: '2026-11-20', tax_point: '2026-11-20', issue_date: '2026-11-21',
+      credited_invoice_number: 'FG-88', credited_invoice_date: '2026-11-17', self_billed: false,
+    });
+    expect(cn.json().data.invoice_number).toMatch(/^CN-\d{6}$/);
+    const { pdfText } = await import('./pdf-text.ts');
+    const text = await pdfText((await w.adminA.client.get(`/api/invoices/${cn.json().data.uuid}/pdf`)).rawPayload);
+    expect(text).toContain("Supplier's credit note number: FG-CN-12");
+    expect(text).toContain('Credits invoice: FG-88');
+    const xero = parse((await w.adminA.client.get('/api/invoices/export/xero/bills')).body, { columns: true }) as Record<string, string>[];
+    expect(xero.find((r) => r['*InvoiceNumber'] === cn.json().data.invoice_number)).toMatchObject({ '*InvoiceDate': '20/11/2026', Reference: 'FG-88' });
+    // A self-billed invoice is credited by the agency's own credit note only.
+    const sb = await issued([LINES[0]]);
+    const refused = await w.adminA.client.post(`/api/invoices/${sb.uuid}/credit-notes`, { lines: [LINES[0]], reason: 'x', contractor_reference: 'FG-CN-13', supplier_invoice_date: '2026-11-21' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toContain("credited by the agency's own credit note");
   });
 
   it('GET /api/invoices?status=issued: the totals are the sums of the rows (a credit note owes nothing)', async () => {

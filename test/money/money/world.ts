@@ -14,7 +14,7 @@ export async function moneyWorld(t: TestApp) {
   // and the customer's addresses, and a self-billing agreement for the invoices the agency numbers.
   await t.db.updateTable('contractors').set({ address_line1: '2 Mill Lane', address_town: 'Leeds', address_postcode: 'LS6 1AA' }).where('id', '=', w.contractorId).execute();
   await t.db.updateTable('agencies').set({ legal_name: 'Agency A Ltd', registered_line1: '14 Park Row', registered_town: 'Leeds', registered_postcode: 'LS1 5HD' }).where('id', '=', w.agencyA.id).execute();
-  const sb = await w.adminA.client.put(`/api/pricing/contractors/${contractorUuid}/self-billing`, { starts_on: '2026-01-01', ends_on: '2027-12-31', review_on: '2027-06-30', vat_number_checked_on: '2026-11-01' });
+  const sb = await w.adminA.client.put(`/api/pricing/contractors/${contractorUuid}/self-billing`, { starts_on: '2026-01-01', ends_on: '2026-12-31', review_on: '2026-12-15', vat_number_checked_on: '2026-01-02' });
   if (sb.statusCode !== 200) throw new Error(`self-billing agreement: ${sb.body}`);
   return { ...w, completed, contractorUuid };
 }

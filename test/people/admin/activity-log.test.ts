@@ -4,6 +4,7 @@
  * scopes it by agency.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertAddress } from '../../helpers/factories.ts';
 import { buildTestApp, Client, standardWorld, TEST_PASSWORD, type TestApp } from '../../helpers/app.ts';
 
 let t: TestApp;
@@ -89,6 +90,19 @@ describe('GET /api/admin/activity-log', () => {
     expect(rich).toMatchObject({ resource_type: 'job', resource_uuid: job.uuid, resource_label: job.reference, from_status: 'Reported', to_status: 'Awaiting approval' });
     const create = (await w.adminA.client.get('/api/admin/activity-log?action=job.create&resources=true')).json().data[0];
     expect(create).toMatchObject({ resource_label: expect.stringMatching(/^JOB-/), from_status: null, to_status: null });
+  });
+
+  it("names other kinds of record in people's words: a custom compliance type and a compliance item of a property", async () => {
+    const c = w.adminA.client;
+    const type = await c.post('/api/compliance/types', { code: 'pat_testing', name: 'Portable appliance testing', interval_months: 12, required_document: 'PAT test record' });
+    expect(type.statusCode, type.body).toBe(201);
+    const typeEntry = (await c.get('/api/admin/activity-log?action=compliance_type.create&resources=true')).json().data[0];
+    expect(typeEntry).toMatchObject({ resource_type: 'compliance_type', resource_uuid: type.json().data.uuid, resource_label: 'Portable appliance testing' });
+    const address = await insertAddress(t.db, { agencyId: w.agencyA.id, branchId: w.a1.id, line1: '12 Harehills Lane', postcode: 'LS8 4AA' });
+    const item = await c.post('/api/compliance/items', { address_uuid: address.uuid, type: 'pat_testing' });
+    expect(item.statusCode, item.body).toBe(201);
+    const itemEntry = (await c.get('/api/admin/activity-log?action_prefix=compliance_item.&resources=true')).json().data[0];
+    expect(itemEntry).toMatchObject({ resource_type: 'compliance_item', resource_label: 'Portable appliance testing, LS8 4AA' });
   });
 
   it('pages with limit and offset', async () => {

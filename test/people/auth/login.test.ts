@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword } from '../../../src/lib/passwords.ts';
 import { buildTestApp, Client, createAgency, createBranch, createUser, csrf, login, TEST_PASSWORD, type TestApp } from '../../helpers/app.ts';
 
 const DAY = 86_400;
@@ -17,6 +18,16 @@ async function agentUser() {
   const agency = await createAgency(t.db);
   const branch = await createBranch(t.db, agency.id);
   return createUser(t.db, { role: 'agent', agencyId: agency.id, branchId: branch.id });
+}
+
+/**
+ * An agent whose stored hash is the service's own (`hashPassword`: m = 19 MiB, t = 2), where the
+ * factories' users carry a cheaper test hash (test/helpers/app.ts testPasswordHash).
+ */
+async function agentUserAtServiceCost() {
+  const agency = await createAgency(t.db);
+  const branch = await createBranch(t.db, agency.id);
+  return createUser(t.db, { role: 'agent', agencyId: agency.id, branchId: branch.id, serviceCostHash: true });
 }
 
 const me = (token: string) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${token}` } });
@@ -68,7 +79,7 @@ describe('POST /api/auth/login', () => {
   });
 
   it('ten concurrent logins leave exactly one active login token, and it works', async () => {
-    const user = await agentUser();
+    const user = await agentUserAtServiceCost();
     const results = await Promise.all(
       Array.from({ length: 10 }, () => t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password: TEST_PASSWORD } })),
     );
@@ -103,7 +114,7 @@ describe('POST /api/auth/login', () => {
   });
 
   it('spends comparable time on an unknown e-mail and on a wrong password (argon2id either way)', async () => {
-    const user = await agentUser();
+    const user = await agentUserAtServiceCost();
     const time = async (email: string) => {
       const started = process.hrtime.bigint();
       await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'wrong password!' }, remoteAddress: `10.9.${Math.floor(Math.random() * 200)}.1` });
@@ -125,7 +136,6 @@ describe('POST /api/auth/login', () => {
   it('keeps Unicode passwords as given, without truncation', async () => {
     const agency = await createAgency(t.db);
     const user = await createUser(t.db, { role: 'admin', agencyId: agency.id });
-    const { hashPassword } = await import('../../../src/lib/passwords.ts');
     const password = `Pässwörd-ñ-${'x'.repeat(100)}-終`;
     await t.db.updateTable('users').set({ password_hash: await hashPassword(password) }).where('id', '=', user.id).execute();
     await expect(login(t.app, user.email, password)).resolves.toMatch(/^[0-9a-f]{64}$/);
@@ -134,7 +144,7 @@ describe('POST /api/auth/login', () => {
   });
 
   it('stores passwords as argon2id with m >= 19 MiB, t >= 2, p = 1', async () => {
-    const user = await agentUser();
+    const user = await agentUserAtServiceCost();
     const row = await t.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
     const match = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(row.password_hash);
     expect(match).not.toBeNull();

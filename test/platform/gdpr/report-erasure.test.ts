@@ -74,7 +74,8 @@ describe('GDPR subject-access report and erasure', () => {
       [`Leak reported by ${NAME}`, 'tenant'], ['Gutter clearance', 'address'], ['Broken window', 'reported'],
     ]);
     expect(JSON.stringify(r.jobs)).not.toContain('12345');
-    expect(r.notes.map((n: { body: string }) => n.body)).toEqual(['Hi Zebedee, the engineer comes on Tuesday', 'Gutters cleared, photos attached']);
+    // Every note on the job naming them, internal ones too (an exemption withholds one: docs/gdpr.md "Exemptions").
+    expect(r.notes.map((n: { body: string }) => n.body)).toEqual(['Hi Zebedee, the engineer comes on Tuesday', `Internal: ${NAME.toUpperCase()} was rude on the phone`, 'Gutters cleared, photos attached']);
     expect(r.consents).toEqual([expect.objectContaining({ purpose: 'sms_updates', source: 'phone', active: true })]);
     const actions = r.activity.map((a: { action: string }) => a.action);
     expect(actions).toEqual(expect.arrayContaining(['tenant.create', 'tenant.assign_address', 'auth.login', 'auth.login_failed', 'consent.give']));
@@ -90,17 +91,17 @@ describe('GDPR subject-access report and erasure', () => {
     const buf = res.rawPayload;
     expect(buf.subarray(0, 2).toString()).toBe('PK');
     const entries = unzip(buf);
-    expect([...entries.keys()].sort()).toEqual(['README.txt', 'report.json']);
+    expect([...entries.keys()]).toEqual(expect.arrayContaining(['README.txt', 'report.json', 'report.pdf', 'tables/notes.json', 'tables/jobs.json']));
     const report = JSON.parse(entries.get('report.json')!.toString('utf8'));
     expect(report.subject.name).toBe(NAME);
-    expect(report.notes).toHaveLength(2);
+    expect(report.notes).toHaveLength(3);
     expect(entries.get('README.txt')!.toString()).toContain('Subject-access report');
     expect((await t.db.selectFrom('activity_log').select('id').where('action', '=', 'tenant.gdpr_export').execute()).length).toBe(2);
   });
 
   it('report: 404 for another agency, 400 for an unknown format, 403 for agents', async () => {
     expect((await w.adminB.client.get(`/api/tenants/${tenant.uuid}/gdpr-report`)).statusCode).toBe(404);
-    expect((await w.adminA.client.get(`/api/tenants/${tenant.uuid}/gdpr-report?format=pdf`)).statusCode).toBe(400);
+    expect((await w.adminA.client.get(`/api/tenants/${tenant.uuid}/gdpr-report?format=xml`)).statusCode).toBe(400);
     expect((await w.agentA1.client.get(`/api/tenants/${tenant.uuid}/gdpr-report`)).statusCode).toBe(403);
     expect((await w.sysops.client.get(`/api/tenants/${tenant.uuid}/gdpr-report`)).statusCode).toBe(200);
   });
@@ -242,9 +243,12 @@ describe("GDPR subject-access report: the tenant's conversations and SMS log", (
       ['tenant', 'tenant', 'sms', 'Thursday is fine, thank you', true],
       ['tenant', 'tenant', 'web', 'Please ring the bell twice.', true],
       ['tenant', 'staff', 'web', 'Reminder: plumber tomorrow.', false],
+      ['contractor', 'staff', 'web', 'Key is with the neighbour at number 14.', false],
+      ['internal', 'staff', 'web', 'Tenant sounded annoyed.', false],
     ]);
     expect(r.conversations[0]).toMatchObject({ job_uuid: w.job.uuid, job_reference: w.job.reference, files: [] });
-    expect(JSON.stringify(r)).not.toMatch(/neighbour at number 14|sounded annoyed|For agency B only/);
+    // Every thread of a job naming the tenant is about them; another agency's text never is.
+    expect(JSON.stringify(r)).not.toMatch(/For agency B only/);
     expect(r.sms.numbers).toEqual([{ number: MOBILE, opted_out_at: expect.any(String), opt_out_keyword: 'STOP' }]);
     // The STOP withdrew it (docs/gdpr.md "Consents by text").
     expect(r.sms.consents).toEqual([expect.objectContaining({ purpose: 'sms_updates', source: 'phone', active: false, withdrawn_source: 'sms_reply' })]);

@@ -106,6 +106,15 @@ describe('imports: a column absent from the file keeps the stored value, an empt
     expect(await lists(stored.id)).toEqual({ trades: 0, coverage: ['LS6', 'LS7'] });
   });
 
+  it('contractors: two firms of the same name with their own references are two firms; a reference takes over a namesake recorded without one', async () => {
+    const two = await importCsv('contractors', 'external_ref,company_name\nSN-1,Smith & Sons\nSN-2,Smith & Sons\n');
+    expect(two.counts).toEqual({ create: 2, update: 0, unchanged: 0, error: 0 });
+    expect((await dryRun('contractors', 'external_ref,company_name\nSN-1,Smith & Sons\nSN-2,Smith & Sons\n')).counts).toEqual({ create: 0, update: 0, unchanged: 2, error: 0 });
+    await importCsv('contractors', 'company_name\nKirkstall Glazing\n');
+    const adopted = await importCsv('contractors', 'external_ref,company_name\nKG-1,Kirkstall Glazing\n');
+    expect(adopted.counts).toEqual({ create: 0, update: 1, unchanged: 0, error: 0 });
+  });
+
   it('tenants: e-mail and phones kept when their columns are absent; a phone cleared by an empty cell; the link to the property kept', async () => {
     await importCsv('tenants', 'external_ref,name,email,phone,mobile,property_ref\nT-1,Zoë Brontë,zoe@example.test,0113 496 0001,07700 900123,P-1\n');
     const tenant = () => t.db.selectFrom('tenants').select(['id', 'name', 'email', 'phone', 'mobile']).where('external_ref', '=', 'T-1').executeTakeFirstOrThrow();

@@ -20,9 +20,10 @@ from "contractors"
 where "id" = $1 and "agency_id" = $2;
 
 -- findMessageEntry(db, jobId, audience, messageId)
-select "e"."kind", "e"."id", "e"."uuid", "e"."audience", "e"."author_user_id", "e"."author_kind", "e"."author_name", "e"."channel", "e"."body", "e"."urgent", "e"."created_at", "j"."uuid" as "job_uuid", "u"."uuid" as "author_uuid", "u"."name" as "user_name", "r"."code" as "role_code"
+select "e"."kind", "e"."id", "e"."uuid", "e"."audience", "e"."author_user_id", "e"."author_kind", "e"."author_name", "e"."channel", "e"."body", "e"."urgent", "e"."created_at", "j"."uuid" as "job_uuid", "u"."uuid" as "author_uuid", "u"."name" as "user_name", "r"."code" as "role_code", "a"."name" as "agency_name"
 from "conversation_entries" as "e"
 inner join "jobs" as "j" on "j"."id" = "e"."job_id"
+inner join "agencies" as "a" on "a"."id" = "j"."agency_id"
 left join "users" as "u" on "u"."id" = "e"."author_user_id"
 left join "roles" as "r" on "r"."id" = "u"."role_id"
 where "e"."job_id" = $1 and "e"."audience" = $2 and "e"."kind" = $3 and "e"."id" = $4;
@@ -76,9 +77,10 @@ insert into "conversation_message_files" ("message_id", "file_id")
 values ($1, $2);
 
 -- listEntries(db, jobId, audience, page)
-select "e"."kind", "e"."id", "e"."uuid", "e"."audience", "e"."author_user_id", "e"."author_kind", "e"."author_name", "e"."channel", "e"."body", "e"."urgent", "e"."created_at", "j"."uuid" as "job_uuid", "u"."uuid" as "author_uuid", "u"."name" as "user_name", "r"."code" as "role_code"
+select "e"."kind", "e"."id", "e"."uuid", "e"."audience", "e"."author_user_id", "e"."author_kind", "e"."author_name", "e"."channel", "e"."body", "e"."urgent", "e"."created_at", "j"."uuid" as "job_uuid", "u"."uuid" as "author_uuid", "u"."name" as "user_name", "r"."code" as "role_code", "a"."name" as "agency_name"
 from "conversation_entries" as "e"
 inner join "jobs" as "j" on "j"."id" = "e"."job_id"
+inner join "agencies" as "a" on "a"."id" = "j"."agency_id"
 left join "users" as "u" on "u"."id" = "e"."author_user_id"
 left join "roles" as "r" on "r"."id" = "u"."role_id"
 where "e"."job_id" = $1 and "e"."audience" = $2
@@ -88,6 +90,7 @@ offset $4;
 select count(*)::int as "n"
 from "conversation_entries" as "e"
 inner join "jobs" as "j" on "j"."id" = "e"."job_id"
+inner join "agencies" as "a" on "a"."id" = "j"."agency_id"
 left join "users" as "u" on "u"."id" = "e"."author_user_id"
 left join "roles" as "r" on "r"."id" = "u"."role_id"
 where "e"."job_id" = $1 and "e"."audience" = $2;

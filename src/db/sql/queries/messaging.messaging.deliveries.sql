@@ -13,7 +13,7 @@ returning "id", "agency_id", "channel", "recipient_user_id", "recipient_address"
 -- insertDelivery(db, row)
 insert into "message_deliveries" ("agency_id", "created_at", "uuid", "updated_at", "status", "event_id", "event_name", "template_key", "channel", "recipient_key", "recipient_kind", "id", "recipient_user_id", "recipient_address", "reason", "attempts", "last_error", "subject", "content", "next_attempt_at", "sent_at")
 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
-on conflict ("event_id", "template_key", "recipient_key", "channel") do nothing
+on conflict ("event_id", "template_key", "recipient_key", "channel", "created_at") do nothing
 returning "id";
 
 -- listDeliveries(db, f)

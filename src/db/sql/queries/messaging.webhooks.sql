@@ -58,7 +58,7 @@ where "agency_id" = $1 and "uuid" = $2;
 -- insertDelivery(db, row)
 insert into "webhook_deliveries" ("agency_id", "created_at", "uuid", "status", "event_name", "endpoint_id", "message_id", "payload", "id", "attempts", "last_error", "next_attempt_at", "last_attempt_at", "last_response_code", "last_duration_ms", "traceparent")
 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
-on conflict ("endpoint_id", "message_id") do nothing
+on conflict ("endpoint_id", "message_id", "created_at") do nothing
 returning *;
 
 -- insertEndpoint(db, row)

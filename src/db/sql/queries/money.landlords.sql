@@ -34,6 +34,11 @@ insert into "landlords" ("agency_id", "created_at", "uuid", "updated_at", "name"
 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
 returning "id";
 
+-- latestVatRecordOn(db, landlordId)
+select max(recharge_date)::text as "latest"
+from "landlord_recharges"
+where "landlord_id" = $1;
+
 -- listLandlords(db, f)
 select "l"."id"
 from "landlords" as "l"
@@ -71,6 +76,18 @@ order by "lp"."share_bp" desc, "l"."id";
 select "limit_pence"
 from "property_approval_limits"
 where "address_id" = $1;
+
+-- releaseVatParticulars(db, landlordId)
+delete
+from "landlord_restricted_particulars"
+where "landlord_id" = $1;
+
+-- restrictVatParticulars(db, landlordId, purpose, keepUntil, now)
+insert into "landlord_restricted_particulars" ("landlord_id", "agency_id", "name", "address_line1", "address_line2", "address_town", "address_postcode", "purpose", "keep_until", "restricted_at")
+select "id", "agency_id", "name", "address_line1", "address_line2", "address_town", "address_postcode", $1 as "purpose", $2::date as "keep_until", $3 as "restricted_at"
+from "landlords"
+where "id" = $4
+on conflict ("landlord_id") do nothing;
 
 -- saveSettings(db, agencyId, s, at)
 update "agencies"
@@ -120,3 +137,8 @@ from "landlord_properties"
 where "landlord_id" = $1 and "address_id" = $2;
 insert into "landlord_properties" ("landlord_id", "address_id", "share_bp", "created_at")
 values ($1, $2, $3, $4);
+
+-- vatParticularsOf(db, landlordId)
+select "name", "address_line1", "address_line2", "address_town", "address_postcode"
+from "landlord_restricted_particulars"
+where "landlord_id" = $1;

@@ -36,7 +36,7 @@ values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $
 returning "id";
 
 -- insertPayment(db, row)
-insert into "payments" ("agency_id", "created_at", "uuid", "amount_pence", "invoice_id", "paid_on", "method", "id", "reference", "recorded_by_user_id")
+insert into "payments" ("agency_id", "created_at", "uuid", "method", "amount_pence", "invoice_id", "paid_on", "id", "reference", "recorded_by_user_id")
 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 returning "id";
 
@@ -65,6 +65,14 @@ where "id" = $1;
 select "id", "uuid", "reference", "branch_id", "agency_id", "status_id"
 from "jobs"
 where "id" = $1;
+
+-- landlordCustomersOfIssued(db, invoiceId)
+select coalesce("lr"."name", "l"."name") as "name", coalesce("lr"."address_line1", "l"."address_line1") as "address_line1", coalesce("lr"."address_line2", "l"."address_line2") as "address_line2", coalesce("lr"."address_town", "l"."address_town") as "address_town", coalesce("lr"."address_postcode", "l"."address_postcode") as "address_postcode", "r"."share_bp"
+from "landlord_recharges" as "r"
+inner join "landlords" as "l" on "l"."id" = "r"."landlord_id"
+left join "landlord_restricted_particulars" as "lr" on "lr"."landlord_id" = "r"."landlord_id"
+where "r"."invoice_id" = $1
+order by "r"."share_bp" desc, "l"."id";
 
 -- landlordCustomersOfJob(db, jobId)
 select "l"."name", "l"."address_line1", "l"."address_line2", "l"."address_town", "l"."address_postcode", "lp"."share_bp"
@@ -130,7 +138,7 @@ set "value" = agency_counters.value + 1
 returning "value";
 
 -- partiesOfInvoice(db, uuid)
-select "i"."job_id", "a"."id" as "agency_id", "a"."name" as "agency_name", "a"."legal_name", "a"."registered_line1", "a"."registered_line2", "a"."registered_town", "a"."registered_postcode", "c"."address_line1", "c"."address_line2", "c"."address_town", "c"."address_postcode"
+select "i"."id", "i"."job_id", "a"."id" as "agency_id", "a"."name" as "agency_name", "a"."legal_name", "a"."registered_line1", "a"."registered_line2", "a"."registered_town", "a"."registered_postcode", "c"."address_line1", "c"."address_line2", "c"."address_town", "c"."address_postcode"
 from "invoices" as "i"
 inner join "agencies" as "a" on "a"."id" = "i"."agency_id"
 inner join "contractors" as "c" on "c"."id" = "i"."contractor_id"

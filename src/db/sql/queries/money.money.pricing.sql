@@ -5,6 +5,11 @@ select "limit_pence"
 from "quote_approval_limits"
 where "agency_id" = $1 and "job_type_id" = $2;
 
+-- clearSelfBillingCheck(db, contractorId, now)
+update "self_billing_agreements"
+set "vat_number_checked_on" = $1, "updated_at" = $2
+where "contractor_id" = $3 and "vat_number_checked_on" is not null;
+
 -- codeTaken(db, agencyId, code)
 select "id"
 from "price_items"

@@ -26,8 +26,8 @@ left join "branches" as "b" on "b"."id" = "bd"."branch_id"
 where "bd"."uuid" = $1;
 
 -- insertBuilding(db, row)
-insert into "buildings" ("agency_id", "created_at", "uuid", "updated_at", "town", "postcode", "id", "branch_id", "county", "latitude", "longitude", "external_ref", "building_name", "building_number", "street", "locality")
-values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+insert into "buildings" ("agency_id", "created_at", "uuid", "updated_at", "town", "postcode", "id", "branch_id", "county", "latitude", "longitude", "external_ref", "building_name", "building_number", "street", "locality", "has_lift")
+values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
 returning "id";
 
 -- listBuildings(db, f)
@@ -58,5 +58,5 @@ order by "id";
 
 -- updateBuilding(db, id, patch)
 update "buildings"
-set "id" = $1, "agency_id" = $2, "created_at" = $3, "uuid" = $4, "updated_at" = $5, "branch_id" = $6, "town" = $7, "county" = $8, "postcode" = $9, "latitude" = $10, "longitude" = $11, "external_ref" = $12, "building_name" = $13, "building_number" = $14, "street" = $15, "locality" = $16
-where "id" = $17;
+set "id" = $1, "agency_id" = $2, "created_at" = $3, "uuid" = $4, "updated_at" = $5, "branch_id" = $6, "town" = $7, "county" = $8, "postcode" = $9, "latitude" = $10, "longitude" = $11, "external_ref" = $12, "building_name" = $13, "building_number" = $14, "street" = $15, "locality" = $16, "has_lift" = $17
+where "id" = $18;

@@ -48,8 +48,8 @@ left join "buildings" as "bd" on "bd"."id" = "a"."building_id"
 where "a"."uuid" = $1;
 
 -- insertAddress(db, row)
-insert into "addresses" ("agency_id", "created_at", "uuid", "updated_at", "line1", "town", "postcode", "id", "branch_id", "line2", "county", "latitude", "longitude", "is_hmo", "line3", "external_ref", "sub_building", "building_name", "building_number", "street", "locality", "building_id", "is_communal")
-values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
+insert into "addresses" ("agency_id", "created_at", "uuid", "updated_at", "line1", "town", "postcode", "id", "branch_id", "line2", "county", "latitude", "longitude", "is_hmo", "line3", "external_ref", "sub_building", "building_name", "building_number", "street", "locality", "building_id", "is_communal", "gas_supply", "storeys", "combustion_rooms")
+values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26)
 returning "id";
 
 -- listAddresses(db, f)
@@ -69,5 +69,5 @@ where "a"."agency_id" = $1 and "a"."branch_id" = $2 and "a"."building_id" = $3 a
 
 -- updateAddress(db, id, patch)
 update "addresses"
-set "id" = $1, "agency_id" = $2, "created_at" = $3, "uuid" = $4, "updated_at" = $5, "branch_id" = $6, "line1" = $7, "line2" = $8, "town" = $9, "county" = $10, "postcode" = $11, "latitude" = $12, "longitude" = $13, "is_hmo" = $14, "line3" = $15, "external_ref" = $16, "sub_building" = $17, "building_name" = $18, "building_number" = $19, "street" = $20, "locality" = $21, "building_id" = $22, "is_communal" = $23
-where "id" = $24;
+set "id" = $1, "agency_id" = $2, "created_at" = $3, "uuid" = $4, "updated_at" = $5, "branch_id" = $6, "line1" = $7, "line2" = $8, "town" = $9, "county" = $10, "postcode" = $11, "latitude" = $12, "longitude" = $13, "is_hmo" = $14, "line3" = $15, "external_ref" = $16, "sub_building" = $17, "building_name" = $18, "building_number" = $19, "street" = $20, "locality" = $21, "building_id" = $22, "is_communal" = $23, "gas_supply" = $24, "storeys" = $25, "combustion_rooms" = $26
+where "id" = $27;

@@ -16,8 +16,8 @@ from "agencies"
 where "uuid" = $1;
 
 -- insertAgency(db, uuid, fields, now)
-insert into "agencies" ("updated_at", "name", "uk_region", "sla_at_risk_percent", "hazard_works_working_days", "hazard_private_rented_policy", "legal_name", "registered_line1", "registered_line2", "registered_town", "registered_postcode", "company_number", "contact_email", "contact_phone", "default_approval_limit_pence", "suspended_at", "suspended_reason", "postcode_lookup", "uuid", "created_at")
-values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+insert into "agencies" ("updated_at", "name", "uk_region", "sla_at_risk_percent", "hazard_works_working_days", "hazard_private_rented_policy", "legal_name", "registered_line1", "registered_line2", "registered_town", "registered_postcode", "company_number", "contact_email", "contact_phone", "default_approval_limit_pence", "suspended_at", "suspended_reason", "postcode_lookup", "require_second_factor", "uuid", "created_at")
+values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
 returning "id";
 
 -- insertFirstBranch(db, branch, now)
@@ -66,8 +66,8 @@ where agency_id = $7) as "templates";
 
 -- updateAgency(db, id, fields, now)
 update "agencies"
-set "updated_at" = $1, "name" = $2, "uk_region" = $3, "sla_at_risk_percent" = $4, "hazard_works_working_days" = $5, "hazard_private_rented_policy" = $6, "legal_name" = $7, "registered_line1" = $8, "registered_line2" = $9, "registered_town" = $10, "registered_postcode" = $11, "company_number" = $12, "contact_email" = $13, "contact_phone" = $14, "default_approval_limit_pence" = $15, "suspended_at" = $16, "suspended_reason" = $17, "postcode_lookup" = $18
-where "id" = $19;
+set "updated_at" = $1, "name" = $2, "uk_region" = $3, "sla_at_risk_percent" = $4, "hazard_works_working_days" = $5, "hazard_private_rented_policy" = $6, "legal_name" = $7, "registered_line1" = $8, "registered_line2" = $9, "registered_town" = $10, "registered_postcode" = $11, "company_number" = $12, "contact_email" = $13, "contact_phone" = $14, "default_approval_limit_pence" = $15, "suspended_at" = $16, "suspended_reason" = $17, "postcode_lookup" = $18, "require_second_factor" = $19
+where "id" = $20;
 
 -- userEmailExists(db, email)
 select "id"

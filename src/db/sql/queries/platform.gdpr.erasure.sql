@@ -18,6 +18,26 @@ update "auth_tokens"
 set "revoked_at" = $1, "revoked_reason" = $2
 where "user_id" = $3 and "revoked_at" is null;
 
+-- deleteExemptionsOf(db, tenantId)
+delete
+from "gdpr_exemptions"
+where "tenant_id" = $1;
+
+-- eraseFileRow(db, id, ext, now)
+update "job_files"
+set "original_filename" = $1, "description" = $2, "deleted_at" = $3, "deleted_by_user_id" = $4, "integrity" = $5
+where "id" = $6;
+
+-- filesUploadedBy(db, userIds)
+select "id", "storage_key", "ext"
+from "job_files"
+where "uploaded_by_user_id" in ($1) and "deleted_at" is null;
+
+-- forgetDeliveries(db, agencyId, tenantId, userIds)
+update "message_deliveries"
+set "recipient_address" = $1, "subject" = $2, "content" = $3
+where "agency_id" = $4 and ("recipient_key" = $5 or "recipient_user_id" in ($6));
+
 -- forgetSms(db, agencyId, phones)
 update "sms_messages"
 set "body" = $1, "to_number" = $2, "from_number" = $3
@@ -27,6 +47,13 @@ where ("agency_id" = $4 or "agency_id" is null) and ("to_number" in ($5) or "fro
 select "h"."id", "h"."description", "h"."summary_findings", "h"."summary_actions", "h"."summary_text"
 from "job_hazards" as "h"
 where "h"."agency_id" = $1 and ("h"."description" ilike $2 or "h"."summary_findings" ilike $3 or "h"."summary_actions" ilike $4 or "h"."summary_text" ilike $5);
+
+-- hazardSummariesOf(db, tenantId, userIds)
+select "h"."id", "h"."summary_sent_at"
+from "job_hazards" as "h"
+inner join "jobs" as "j" on "j"."id" = "h"."job_id"
+where "h"."summary_sent_at" is not null and "h"."summary_text" is not null and ("j"."tenant_id" = $1 or "j"."reported_by_user_id" in ($2))
+order by "h"."id";
 
 -- jobsContaining(db, agencyId, texts)
 select "j"."id", "j"."title", "j"."description"
@@ -44,6 +71,11 @@ from "job_notes" as "n"
 inner join "jobs" as "j" on "j"."id" = "n"."job_id"
 where "j"."agency_id" = $1 and "n"."body" ilike $2;
 
+-- proofNotesContaining(db, agencyId, texts)
+select "id", "proof_note"
+from "tenancy_served_documents"
+where "agency_id" = $1 and "proof_note" ilike $2;
+
 -- renameActivityName(db, lowerName, userName)
 update "activity_log"
 set "user_name" = $1
@@ -59,10 +91,21 @@ update "conversation_messages"
 set "author_name" = $1
 where ("author_key" = $2 or "author_user_id" in ($3));
 
+-- rowsContaining(db, c, agencyId, texts)
+select "x"::text as key, "x"::text as value
+from "x"
+   
+where agency_id = $1 and ("x"::text ilike $2);
+
 -- setActivityDetails(db, id, detailsJson)
 update "activity_log"
 set "details" = $1
 where "id" = $2;
+
+-- setFreeText(db, c, key, value)
+update "x"
+set "x" = $1::jsonb
+where "x" = $2;
 
 -- setHazardTexts(db, id, set)
 update "job_hazards"
@@ -82,6 +125,11 @@ where "id" = $2;
 -- setNoteBody(db, id, body)
 update "job_notes"
 set "body" = $1
+where "id" = $2;
+
+-- setProofNote(db, id, proofNote)
+update "tenancy_served_documents"
+set "proof_note" = $1
 where "id" = $2;
 
 -- unlinkAddresses(db, tenantId)

@@ -20,6 +20,11 @@ select *
 from "imports"
 where "uuid" = $1 and "agency_id" = $2;
 
+-- importQueuePosition(db, agencyId, importId)
+select count(*) as "n"
+from "imports"
+where "agency_id" = $1 and "status" = $2 and "id" <= $3;
+
 -- insertAddresses(db, agencyId, values, now)
 insert into "addresses" ("external_ref", "line1", "line2", "line3", "sub_building", "building_name", "building_number", "street", "locality", "town", "county", "postcode", "branch_id", "building_id", "is_communal", "uuid", "agency_id", "created_at", "updated_at")
 values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
@@ -132,7 +137,7 @@ where "import_id" = $1 and "outcome" = $2
 order by "row_number";
 
 -- listPendingImports(db, stale)
-select "id", "uuid"
+select "id", "uuid", "agency_id"
 from "imports"
 where ("status" = $1 or ("status" = $2 and "updated_at" < $3))
 order by "id";

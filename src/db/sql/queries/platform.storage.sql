@@ -9,6 +9,8 @@ where "banner_key" is not null;
 select "file_key" as "key", "file_sha256" as "sha256"
 from "contractor_certifications"
 where "file_key" is not null;
+select "storage_key" as "key", "sha256"
+from "history_archives";
 
 -- referencedKeys(db, keys)
 select "storage_key" as "key"
@@ -20,3 +22,6 @@ where "banner_key" in ($1);
 select "file_key" as "key"
 from "contractor_certifications"
 where "file_key" in ($1);
+select "storage_key" as "key"
+from "history_archives"
+where "storage_key" in ($1);

@@ -42,6 +42,7 @@ export const DashboardData = Type.Object(
       due_soon: Count,
       expired: Count,
       missing: Count,
+      non_compliant: Count,
     }, { description: 'compliance items of the agency\'s properties per status today (docs/compliance.md); absent for contractors and tenants' })),
   },
   { additionalProperties: false },

@@ -13,6 +13,7 @@ import type { AppDeps } from '../../../app-deps.ts';
 import { unpaidInvoiceTotals } from '../../money/money/index.ts';
 import { complianceTotals } from '../../jobs/compliance/index.ts';
 import type { AuthContext } from '../../../core/auth-context.ts';
+import type { Db } from '../../../db/database.ts';
 import type { JobScope } from '../../jobs/jobs/index.ts';
 import { slaCounts, type DashboardWindows, type ScopeWhere } from './dashboard.repository.ts';
 import type { DashboardDto } from './dashboard.schemas.ts';
@@ -23,6 +24,12 @@ export interface DashboardContext {
   scope: JobScope;
   windows: DashboardWindows;
   where: ScopeWhere;
+  /**
+   * Where a section's figures are read: the read replica when there is one and it is current
+   * enough, else the primary (docs/operations.md "Read replicas"). It refuses writes: a section that
+   * writes first uses `deps.db`, the primary.
+   */
+  read: Db;
 }
 
 /** One block of optional dashboard fields. */
@@ -35,7 +42,7 @@ export type DashboardSection = (deps: AppDeps, ctx: DashboardContext) => Promise
  */
 export const slaSection: DashboardSection = async (deps, ctx) => {
   if (ctx.scope.kind === 'tenant' || ctx.scope.kind === 'none') return undefined;
-  const counts = await slaCounts(deps.db, ctx.scope, ctx.where);
+  const counts = await slaCounts(ctx.read, ctx.scope, ctx.where);
   return { sla: { at_risk: counts.at_risk, breached: counts.breached } };
 };
 
@@ -45,13 +52,14 @@ export const slaSection: DashboardSection = async (deps, ctx) => {
  * for callers without `api.invoices.view` (tenants).
  */
 export const unpaidInvoicesSection: DashboardSection = async (deps, ctx) => {
-  const totals = await unpaidInvoiceTotals(deps.db, ctx.auth);
+  const totals = await unpaidInvoiceTotals(ctx.read, ctx.auth);
   return totals ? { unpaid_invoices: totals } : undefined;
 };
 
 /**
- * `compliance: { valid, due_soon, expired, missing }`: compliance items of the properties of the
- * caller's agency per status today (docs/compliance.md). Absent for contractors and tenants.
+ * `compliance: { valid, due_soon, expired, missing, non_compliant }`: compliance items of the properties of the
+ * caller's agency per status today (docs/compliance.md). Absent for contractors and tenants. On the
+ * primary (`deps.db`), not `ctx.read`: the register derives its items (writes) before counting.
  */
 export const complianceSection: DashboardSection = async (deps, ctx) => {
   if (ctx.scope.kind === 'tenant' || ctx.scope.kind === 'contractor' || ctx.scope.kind === 'none') return undefined;

@@ -6,6 +6,7 @@
  */
 import type { AppDeps } from '../../../app-deps.ts';
 import type { AuthContext } from '../../../core/auth-context.ts';
+import type { Db } from '../../../db/database.ts';
 import { addDays, londonDate, londonToUtc } from '../../../lib/london-time.ts';
 import { jobScope } from '../../jobs/jobs/index.ts';
 import * as repo from './dashboard.repository.ts';
@@ -27,19 +28,25 @@ export function dashboardWindows(now: Date): repo.DashboardWindows & { today: st
 }
 
 /**
- * The dashboard of the caller.
+ * The dashboard of the caller. Its figures may lag: they are read on the read replica when there
+ * is one and it is current enough (`deps.reads`, docs/operations.md "Read replicas").
  * @returns DashboardDto; sla and unpaid_invoices only when their section has figures for the caller
  */
 export async function dashboard(deps: AppDeps, auth: AuthContext): Promise<DashboardDto> {
+  return deps.reads.mayLag(auth.userId, (read) => dashboardOn(deps, auth, read));
+}
+
+/** The dashboard of the caller, its figures read from `read` (the replica or the primary). */
+async function dashboardOn(deps: AppDeps, auth: AuthContext, read: Db): Promise<DashboardDto> {
   const scope = jobScope(auth);
   const w = dashboardWindows(deps.clock.now());
-  const where = await repo.scopeFilter(deps.db, scope);
-  const ctx = { auth, scope, windows: w, where };
+  const where = await repo.scopeFilter(read, scope);
+  const ctx = { auth, scope, windows: w, where, read };
   const [groups, created, visits, statuses, extras] = await Promise.all([
-    repo.openJobGroups(deps.db, where),
-    repo.newJobs(deps.db, where, w),
-    repo.visits(deps.db, where, w),
-    repo.statuses(deps.db),
+    repo.openJobGroups(read, where),
+    repo.newJobs(read, where, w),
+    repo.visits(read, where, w),
+    repo.statuses(read),
     Promise.all(DASHBOARD_SECTIONS.map((section) => section(deps, ctx))),
   ]);
   const out: DashboardDto = {
@@ -60,7 +67,7 @@ export async function dashboard(deps: AppDeps, auth: AuthContext): Promise<Dashb
   out.open_jobs.by_status = statuses.filter((s) => byStatus.has(s.id)).map((s) => ({ status_id: s.id, code: s.code, name: s.name, count: byStatus.get(s.id)! }));
   out.open_jobs.by_priority = [...byPriority.entries()].sort((a, b) => a[0] - b[0]).map(([priority, count]) => ({ priority, count }));
   if (scope.kind !== 'tenant' && scope.kind !== 'none') {
-    out.certificates_expiring_30d = await repo.certificatesExpiring(deps.db, scope, w.today, addDays(w.today, 30));
+    out.certificates_expiring_30d = await repo.certificatesExpiring(read, scope, w.today, addDays(w.today, 30));
   }
   for (const extra of extras) Object.assign(out, extra ?? {});
   return out;

@@ -31,6 +31,12 @@ export interface ReportDef {
   /** A permission key needed besides api.reports.view (that of the matching endpoint), if any. */
   permission?: string;
   columns: Column[];
+  /**
+   * True when the rows only read and may be a moment old: they are then read on the read replica
+   * when there is one (docs/operations.md "Read replicas"). Unset for a report that writes before
+   * it reads (the compliance register derives its items first): it runs on the primary.
+   */
+  mayLag?: true;
   rows(deps: AppDeps, auth: AuthContext, filters: Record<string, unknown>): AsyncGenerator<Row>;
 }
 
@@ -55,6 +61,7 @@ const { group_by: groupBy } = ComplianceQuery.properties;
 /** The SLA compliance entry: GET /api/sla/compliance over every page, dates defaulting to the last 90 days. */
 const slaCompliance: ReportDef = {
   name: 'sla-compliance',
+  mayLag: true,
   title: 'SLA compliance',
   description: 'SLA clocks started between from_date and to_date (UTC dates, inclusive; default the last 90 days to today) per branch (default), contractor, job_type or priority: met, breached, still running, compliance %, median minutes to respond and how the rules of the group count time (calendars), as GET /api/sla/compliance (all pages).',
   permission: 'api.sla.compliance.view',
@@ -84,7 +91,7 @@ const { limit: _cl, offset: _co, ...registerFilters } = RegisterQuery.properties
 const complianceRegister: ReportDef = {
   name: 'compliance-register',
   title: 'Compliance register',
-  description: 'Every compliance item of the agency\'s properties with its status today (valid, due_soon, expired, missing), latest certificate and issuer, as GET /api/compliance (all pages) with its filters.',
+  description: 'Every compliance item of the agency\'s properties with its status today (valid, due_soon, expired, missing, non_compliant), latest certificate and issuer, as GET /api/compliance (all pages) with its filters.',
   permission: 'api.compliance.view',
   filters: registerFilters,
   columns: [
@@ -108,6 +115,7 @@ const complianceRegister: ReportDef = {
 export const REPORTS: ReportDef[] = [
   {
     name: 'jobs-register',
+    mayLag: true,
     title: 'Jobs register',
     description: 'Every job the caller may see with the filters and order of GET /api/jobs/manage (all pages).',
     filters: jobFilters,
@@ -133,6 +141,7 @@ export const REPORTS: ReportDef[] = [
   },
   {
     name: 'contractor-performance',
+    mayLag: true,
     title: 'Contractor performance',
     description: 'Per contractor, its jobs created in the range (default the last 90 days): assigned, completed, cancelled, median seconds to complete, first-time fix rate, agreed cost of completed jobs (pence).',
     filters: { from_date: Type.Optional(IsoDate('first London date (default 89 days before to_date)')), to_date: Type.Optional(IsoDate('last London date (default today)')) },
@@ -154,6 +163,7 @@ export const REPORTS: ReportDef[] = [
   slaCompliance,
   {
     name: 'tenant-jobs-per-property',
+    mayLag: true,
     title: 'Tenant jobs per property',
     description: 'Per property with jobs the caller may see: its tenants, jobs in total, open jobs and when the latest was reported.',
     filters: {},
@@ -166,6 +176,7 @@ export const REPORTS: ReportDef[] = [
   },
   {
     name: 'certificates-register',
+    mayLag: true,
     title: 'Certificates register',
     description: 'Certificates of the agency expiring from today through today + days, as GET /api/contractors/certifications/expiring (all pages).',
     filters: { days: Type.Integer({ minimum: 1, maximum: 365, default: 30, description: 'window in days from today' }) },

@@ -21,7 +21,8 @@ import type { SearchHitDto, SearchQueryInput, SearchType } from './search.schema
 export interface SearchProvider {
   permission: string;
   path: (uuid: string) => string;
-  run(deps: AppDeps, auth: AuthContext, terms: repo.SearchTerms): Promise<repo.RawHit[]>;
+  /** Searches on `db` (the read replica or the primary: search may lag, docs/operations.md "Read replicas"). */
+  run(db: DbOrTrx, auth: AuthContext, terms: repo.SearchTerms): Promise<repo.RawHit[]>;
 }
 
 /**
@@ -30,7 +31,7 @@ export interface SearchProvider {
  * make every title sharing its trigrams a candidate. Words are searched in `withCustomPlans`
  * (src/db/custom-plans.ts).
  */
-async function searchJobsTwoPhase(deps: AppDeps, auth: AuthContext, t: repo.SearchTerms): Promise<repo.RawHit[]> {
+async function searchJobsTwoPhase(db: DbOrTrx, auth: AuthContext, t: repo.SearchTerms): Promise<repo.RawHit[]> {
   const phases = async (db: DbOrTrx) => {
     const exact = await repo.searchJobs(db, jobScope(auth), t, false);
     if (exact.length >= t.limit) return exact;
@@ -38,7 +39,7 @@ async function searchJobsTwoPhase(deps: AppDeps, auth: AuthContext, t: repo.Sear
   };
   // A whole reference is one index lookup, whatever its value. Words are planned for the words
   // themselves: PostgreSQL then knows whether they are in most jobs or in few.
-  return repo.isWholeReference(t.q) ? phases(deps.db) : withCustomPlans(deps.db, phases);
+  return repo.isWholeReference(t.q) ? phases(db) : withCustomPlans(db, phases);
 }
 
 /**
@@ -47,13 +48,13 @@ async function searchJobsTwoPhase(deps: AppDeps, auth: AuthContext, t: repo.Sear
  */
 export const SEARCH_PROVIDERS: Partial<Record<SearchType, SearchProvider>> = {
   job: { permission: 'api.jobs.manage.manage', path: (u) => `/api/jobs/${u}`, run: searchJobsTwoPhase },
-  tenant: { permission: 'api.tenants.view', path: (u) => `/api/tenants/${u}`, run: (d, a, t) => repo.searchTenants(d.db, a.agencyId, t) },
-  address: { permission: 'api.addresses.view', path: (u) => `/api/addresses/${u}`, run: (d, a, t) => repo.searchAddresses(d.db, a.agencyId, t) },
-  building: { permission: 'api.addresses.view', path: (u) => `/api/buildings/${u}`, run: (d, a, t) => repo.searchBuildings(d.db, a.agencyId, t) },
-  landlord: { permission: 'api.landlords.view', path: (u) => `/api/landlords/${u}`, run: (d, a, t) => repo.searchLandlords(d.db, a.agencyId, t) },
-  contractor: { permission: 'api.contractors.view', path: (u) => `/api/contractors/${u}`, run: (d, a, t) => repo.searchContractors(d.db, a.agencyId, t) },
-  user: { permission: 'api.users.manage', path: (u) => `/api/users/${u}`, run: (d, a, t) => repo.searchUsers(d.db, a.agencyId, t) },
-  invoice: { permission: 'api.invoices.view', path: (u) => `/api/invoices/${u}`, run: (d, a, t) => repo.searchInvoices(d.db, moneyScope(a), t) },
+  tenant: { permission: 'api.tenants.view', path: (u) => `/api/tenants/${u}`, run: (db, a, t) => repo.searchTenants(db, a.agencyId, t) },
+  address: { permission: 'api.addresses.view', path: (u) => `/api/addresses/${u}`, run: (db, a, t) => repo.searchAddresses(db, a.agencyId, t) },
+  building: { permission: 'api.addresses.view', path: (u) => `/api/buildings/${u}`, run: (db, a, t) => repo.searchBuildings(db, a.agencyId, t) },
+  landlord: { permission: 'api.landlords.view', path: (u) => `/api/landlords/${u}`, run: (db, a, t) => repo.searchLandlords(db, a.agencyId, t) },
+  contractor: { permission: 'api.contractors.view', path: (u) => `/api/contractors/${u}`, run: (db, a, t) => repo.searchContractors(db, a.agencyId, t) },
+  user: { permission: 'api.users.manage', path: (u) => `/api/users/${u}`, run: (db, a, t) => repo.searchUsers(db, a.agencyId, t) },
+  invoice: { permission: 'api.invoices.view', path: (u) => `/api/invoices/${u}`, run: (db, a, t) => repo.searchInvoices(db, moneyScope(a), t) },
 };
 
 /**
@@ -81,6 +82,12 @@ export function snippetOf(h: Pick<repo.RawHit, 'title' | 'fields'>, q: string): 
 export async function search(deps: AppDeps, auth: AuthContext, input: SearchQueryInput) {
   const q = input.q.trim().replace(/\s+/g, ' ');
   if (!/[\p{L}\p{N}]/u.test(q)) throw invalidParam('q');
+  // Search may lag: on the read replica when there is one (docs/operations.md "Read replicas").
+  return deps.reads.mayLag(auth.userId, (db) => searchOn(db, auth, input, q));
+}
+
+/** The search of `search`, every type read from `db` (the replica or the primary); `q` is the trimmed query. */
+async function searchOn(db: DbOrTrx, auth: AuthContext, input: SearchQueryInput, q: string) {
   // SysOps (no agency) search every agency; anyone else without one has nothing to search but jobs.
   const wanted = (input.types?.split(',') ?? Object.keys(SEARCH_PROVIDERS)) as SearchType[];
   const terms: repo.SearchTerms = { q, compact: q.toLowerCase().replace(/\s+/g, ''), limit: input.offset + input.limit };
@@ -89,7 +96,7 @@ export async function search(deps: AppDeps, auth: AuthContext, input: SearchQuer
     const p = SEARCH_PROVIDERS[type];
     if (!p || !auth.permissions.has(p.permission)) return [];
     if (type !== 'job' && staffWithoutAgency) return [];
-    return [p.run(deps, auth, terms).then((rows) => ({ type, p, rows }))];
+    return [p.run(db, auth, terms).then((rows) => ({ type, p, rows }))];
   });
   const results = await Promise.all(runs);
   let total = 0;

@@ -8,9 +8,10 @@ import { sortOrderSql, type SortDirection, type SortKey } from '../../../db/sort
 import type { DbOrTrx } from '../../../db/types.ts';
 import { newUuid } from '../../../lib/crypto.ts';
 import { UK_COMPLIANCE_TYPES } from './compliance-types.ts';
+import type { EpcRating } from './regulations.ts';
 
 /** The statuses of an item, in the order the totals list them. */
-export const COMPLIANCE_STATUSES = ['valid', 'due_soon', 'expired', 'missing'] as const;
+export const COMPLIANCE_STATUSES = ['valid', 'due_soon', 'expired', 'missing', 'non_compliant'] as const;
 export type ComplianceStatus = (typeof COMPLIANCE_STATUSES)[number];
 
 /** Inserts the UK types the agency lacks (by code); existing types are left as they are. */
@@ -18,11 +19,15 @@ export async function seedTypes(db: DbOrTrx, agencyId: number, now: Date): Promi
   await db
     .insertInto('compliance_item_types')
     .values(UK_COMPLIANCE_TYPES.map((t) => ({ ...t, uuid: newUuid(), agency_id: agencyId, created_at: now, updated_at: now })))
-    .onConflict((oc) => oc.columns(['agency_id', 'code']).doNothing())
+    .onConflict((oc) =>
+      oc.columns(['agency_id', 'code'])
+        .doUpdateSet((eb) => ({ regulation: eb.ref('excluded.regulation'), applies_to: eb.ref('excluded.applies_to') }))
+        .where('compliance_item_types.custom', '=', false)
+        .where('compliance_item_types.regulation', '=', ''))
     .execute();
 }
 
-const TYPE_COLUMNS = ['id', 'uuid', 'code', 'name', 'interval_months', 'at_tenancy_start', 'hmo_only', 'required_document', 'due_soon_days', 'custom', 'retired_at'] as const;
+const TYPE_COLUMNS = ['id', 'uuid', 'code', 'name', 'interval_months', 'at_tenancy_start', 'hmo_only', 'required_document', 'due_soon_days', 'custom', 'retired_at', 'applies_to', 'regulation'] as const;
 
 /** The agency's types, by name; retired ones only when asked. */
 export function listTypes(db: DbOrTrx, agencyId: number, withRetired = false) {
@@ -119,7 +124,7 @@ export function findItem(db: DbOrTrx, agencyId: number | null, uuid: string) {
   return db
     .selectFrom('compliance_items as i')
     .innerJoin('compliance_item_types as t', 't.id', 'i.type_id')
-    .select(['i.id', 'i.uuid', 'i.agency_id', 'i.address_id', 't.interval_months', 't.code as type_code'])
+    .select(['i.id', 'i.uuid', 'i.agency_id', 'i.address_id', 't.interval_months', 't.code as type_code', 't.at_tenancy_start'])
     .where('i.uuid', '=', uuid)
     .$if(agencyId !== null, (q) => q.where('i.agency_id', '=', agencyId!))
     .executeTakeFirst();
@@ -142,7 +147,7 @@ export async function insertCertificate(
   row: {
     agency_id: number; item_id: number; issued_on: string; expires_on: string | null; reference: string;
     contractor_id: number | null; job_id: number | null; job_file_id: number | null; created_by_user_id: number | null;
-  },
+  } & CertificateRuleFields,
   now: Date,
 ): Promise<{ id: number; uuid: string }> {
   return db
@@ -150,6 +155,154 @@ export async function insertCertificate(
     .values({ ...row, uuid: newUuid(), created_at: now })
     .returning(['id', 'uuid'])
     .executeTakeFirstOrThrow();
+}
+
+/** What the regulations ask a certificate to show (docs/compliance.md "The rules"); each optional. */
+export interface CertificateRuleFields {
+  epc_rating?: EpcRating | null;
+  exemption_reference?: string | null;
+  exemption_until?: string | null;
+  outcome?: 'satisfactory' | 'unsatisfactory' | null;
+  remedial_due_on?: string | null;
+  remedial_completed_on?: string | null;
+  tenant_copy_due_on?: string | null;
+  tenant_copy_served_on?: string | null;
+  tenant_copy_method?: string | null;
+  smoke_alarm_storeys?: number | null;
+  co_alarm_rooms?: string[] | null;
+  tenancy_start_on?: string | null;
+}
+
+const RULE_COLUMNS = [
+  'c.epc_rating', 'c.exemption_reference', 'c.exemption_until', 'c.outcome', 'c.remedial_due_on', 'c.remedial_completed_on', 'c.tenant_copy_due_on',
+  'c.tenant_copy_served_on', 'c.tenant_copy_method', 'c.smoke_alarm_storeys', 'c.co_alarm_rooms', 'c.tenancy_start_on',
+] as const;
+
+/** The latest certificate of an item (by issue date), or undefined: what a renewal is measured from. */
+export function latestCertificate(db: DbOrTrx, itemId: number) {
+  return db
+    .selectFrom('compliance_certificates as c')
+    .select(['c.id', 'c.uuid', 'c.issued_on', 'c.expires_on'])
+    .where('c.item_id', '=', itemId)
+    .orderBy('c.issued_on', 'desc')
+    .orderBy('c.id', 'desc')
+    .executeTakeFirst();
+}
+
+/** A certificate of an item by uuid, with its rule fields, or undefined. */
+export function findCertificate(db: DbOrTrx, itemId: number, uuid: string) {
+  return db.selectFrom('compliance_certificates as c').select(['c.id', 'c.uuid', 'c.issued_on', ...RULE_COLUMNS]).where('c.item_id', '=', itemId).where('c.uuid', '=', uuid).executeTakeFirst();
+}
+
+/** Changes what was recorded after the fact on a certificate (document, tenant copy, remedial works, exemption). */
+export async function updateCertificate(db: DbOrTrx, id: number, set: CertificateRuleFields & { job_id?: number; job_file_id?: number }): Promise<void> {
+  if (Object.keys(set).length === 0) return;
+  await db.updateTable('compliance_certificates').set(set).where('id', '=', id).execute();
+}
+
+/** What a property is, for the items it needs and its alarms. */
+export function propertyProfile(db: DbOrTrx, addressId: number) {
+  return db
+    .selectFrom('addresses as a')
+    .leftJoin('buildings as b', 'b.id', 'a.building_id')
+    .select(['a.uuid', 'a.gas_supply', 'a.storeys', 'a.combustion_rooms', 'a.is_hmo', 'a.is_communal', 'b.uuid as building_uuid', 'b.has_lift'])
+    .where('a.id', '=', addressId)
+    .executeTakeFirstOrThrow();
+}
+
+/** Records what a property is (gas supply, storeys, rooms with a fixed combustion appliance). */
+export async function setProfile(db: DbOrTrx, addressId: number, set: { gas_supply?: boolean | null; storeys?: number | null; combustion_rooms?: string[] }, now: Date): Promise<void> {
+  await db.updateTable('addresses').set({ ...set, updated_at: now }).where('id', '=', addressId).execute();
+}
+
+/** A building of the agency by uuid, or undefined. */
+export function findBuilding(db: DbOrTrx, agencyId: number, uuid: string) {
+  return db.selectFrom('buildings').select(['id', 'uuid', 'has_lift']).where('agency_id', '=', agencyId).where('uuid', '=', uuid).executeTakeFirst();
+}
+
+/** Records whether a building has a lift. */
+export async function setBuildingLift(db: DbOrTrx, buildingId: number, hasLift: boolean, now: Date): Promise<void> {
+  await db.updateTable('buildings').set({ has_lift: hasLift, updated_at: now }).where('id', '=', buildingId).execute();
+}
+
+/**
+ * The rule of application of each `applies_to` on an address `a` left-joined to its building
+ * `bl` and a type `t` (docs/compliance.md "What a property needs").
+ */
+const APPLIES_SQL = sql`(
+  (not a.is_communal and t.applies_to = 'dwelling')
+  or (not a.is_communal and t.applies_to = 'gas' and a.gas_supply is distinct from false)
+  or (not a.is_communal and t.applies_to = 'hmo' and a.is_hmo)
+  or (a.is_communal and t.applies_to = 'communal')
+  or (a.is_communal and t.applies_to = 'lift' and coalesce(bl.has_lift, false)))`;
+
+/**
+ * Gives every property of the agency (every agency for null) an item of each live type its
+ * profile requires and it lacks, marked derived; the properties already holding one are left as
+ * they are. One statement; no sequence value is taken when nothing is new.
+ * @returns the number of items created
+ */
+export async function deriveItems(db: DbOrTrx, agencyId: number | null, now: Date, addressId?: number): Promise<number> {
+  const r = await sql`
+    insert into compliance_items (uuid, agency_id, address_id, type_id, derived, created_at, updated_at)
+    select gen_random_uuid(), a.agency_id, a.id, t.id, true, ${now}, ${now}
+    from addresses a
+    join compliance_item_types t on t.agency_id = a.agency_id and t.retired_at is null
+    left join buildings bl on bl.id = a.building_id
+    where ${agencyId === null ? sql`true` : sql`a.agency_id = ${agencyId}`}
+      and ${addressId === undefined ? sql`true` : sql`a.id = ${addressId}`}
+      and ${APPLIES_SQL}
+      and not exists (select 1 from compliance_items i where i.address_id = a.id and i.type_id = t.id)
+    on conflict (address_id, type_id) do nothing`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}
+
+/**
+ * Removes the derived items of a property (or of a building's units) that its profile no longer
+ * requires and that hold no certificate (a gas item once the property is recorded without gas);
+ * items with certificates stay, their history kept.
+ */
+export async function dropUnneededItems(db: DbOrTrx, where: { addressId?: number; buildingId?: number }): Promise<void> {
+  await sql`
+    delete from compliance_items where id in (
+      select i.id from compliance_items i
+      join addresses a on a.id = i.address_id
+      join compliance_item_types t on t.id = i.type_id
+      left join buildings bl on bl.id = a.building_id
+      where i.derived
+        and ${where.addressId !== undefined ? sql`a.id = ${where.addressId}` : sql`a.building_id = ${where.buildingId ?? -1}`}
+        and not ${APPLIES_SQL}
+        and not exists (select 1 from compliance_certificates c where c.item_id = i.id)
+        and not exists (select 1 from maintenance_occurrences o where o.item_id = i.id)
+        and not exists (select 1 from compliance_reminders r where r.item_id = i.id))`.execute(db);
+}
+
+/** The ids of the agency's properties by uuid (the ones found), of a building's units, or every one. */
+export function addressIds(db: DbOrTrx, agencyId: number, sel: { uuids?: string[]; buildingId?: number }) {
+  return db
+    .selectFrom('addresses')
+    .select(['id', 'uuid'])
+    .where('agency_id', '=', agencyId)
+    .$if(sel.uuids !== undefined, (q) => q.where('uuid', 'in', sel.uuids!))
+    .$if(sel.buildingId !== undefined, (q) => q.where('building_id', '=', sel.buildingId!))
+    .orderBy('id')
+    .execute();
+}
+
+/**
+ * Gives each listed property an item of the type unless it has one (one statement).
+ * @returns the number of items created
+ */
+export async function insertItems(db: DbOrTrx, agencyId: number, addressIdsList: number[], typeId: number, now: Date): Promise<number> {
+  if (addressIdsList.length === 0) return 0;
+  const r = await sql`
+    insert into compliance_items (uuid, agency_id, address_id, type_id, created_at, updated_at)
+    select gen_random_uuid(), ${agencyId}, a.id, ${typeId}, ${now}, ${now}
+    from addresses a
+    where a.agency_id = ${agencyId} and a.id in (${sql.join(addressIdsList)})
+      and not exists (select 1 from compliance_items i where i.address_id = a.id and i.type_id = ${typeId})
+    on conflict (address_id, type_id) do nothing`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
 }
 
 /** The certificates of an item, newest issue first, with contractor and file. */
@@ -161,7 +314,7 @@ export function certificatesOf(db: DbOrTrx, itemId: number) {
     .leftJoin('jobs as j', 'j.id', 'c.job_id')
     .select([
       'c.uuid', 'c.issued_on', 'c.expires_on', 'c.reference', 'c.created_at', 'k.uuid as contractor_uuid', 'k.company_name as contractor_name',
-      'f.uuid as file_uuid', 'f.original_filename as file_name', 'j.uuid as job_uuid',
+      'f.uuid as file_uuid', 'f.original_filename as file_name', 'j.uuid as job_uuid', ...RULE_COLUMNS,
     ])
     .where('c.item_id', '=', itemId)
     .orderBy('c.issued_on', 'desc')
@@ -196,7 +349,7 @@ export type RegisterSort = 'status' | 'address' | 'type_name' | 'expires_on' | '
  */
 const REGISTER_SORT_KEYS: Record<RegisterSort, SortKey[]> = {
   status: [
-    sql`case r.status when 'expired' then 0 when 'missing' then 1 when 'due_soon' then 2 else 3 end`,
+    sql`case r.status when 'expired' then 0 when 'non_compliant' then 1 when 'missing' then 2 when 'due_soon' then 3 else 4 end`,
     { key: 'r.expires_on', nulls: 'first' },
     'r.postcode',
     'r.type_name',
@@ -217,12 +370,21 @@ function registerRows(f: RegisterFilter): RawBuilder<unknown> {
   if (f.itemUuid !== undefined) where.push(sql`i.uuid = ${f.itemUuid}`);
   return sql`
     select i.id, i.uuid, a.uuid as address_uuid, a.line1, a.town, a.postcode, b.uuid as branch_uuid, b.name as branch_name,
-      t.code as type_code, t.name as type_name, t.interval_months, t.at_tenancy_start, t.required_document,
+      t.code as type_code, t.name as type_name, t.interval_months, t.at_tenancy_start, t.required_document, t.regulation,
       l.uuid as certificate_uuid, l.issued_on, l.expires_on, k.uuid as contractor_uuid, k.company_name as contractor_name,
-      f.uuid as file_uuid,
+      f.uuid as file_uuid, a.storeys, a.combustion_rooms, i.derived,
+      l.epc_rating, l.exemption_reference, to_char(l.exemption_until, 'YYYY-MM-DD') as exemption_until, l.outcome,
+      to_char(l.remedial_due_on, 'YYYY-MM-DD') as remedial_due_on, to_char(l.remedial_completed_on, 'YYYY-MM-DD') as remedial_completed_on,
+      to_char(l.tenant_copy_due_on, 'YYYY-MM-DD') as tenant_copy_due_on, to_char(l.tenant_copy_served_on, 'YYYY-MM-DD') as tenant_copy_served_on,
+      l.smoke_alarm_storeys, l.co_alarm_rooms,
       case when l.id is null then 'missing'
+        when l.expires_on is not null and l.expires_on < ${f.today}::date then 'expired'
+        when t.code = 'epc' and l.epc_rating in ('F', 'G') and (l.exemption_until is null or l.exemption_until < ${f.today}::date) then 'non_compliant'
+        when l.outcome = 'unsatisfactory' and l.remedial_completed_on is null and l.remedial_due_on < ${f.today}::date then 'non_compliant'
+        when t.code = 'smoke_co_alarms' and l.smoke_alarm_storeys is not null
+          and (l.smoke_alarm_storeys < coalesce(a.storeys, 1) or not (a.combustion_rooms <@ coalesce(l.co_alarm_rooms, '{}'::text[]))) then 'non_compliant'
+        when l.outcome = 'unsatisfactory' and l.remedial_completed_on is null then 'due_soon'
         when l.expires_on is null then 'valid'
-        when l.expires_on < ${f.today}::date then 'expired'
         when l.expires_on <= ${f.today}::date + t.due_soon_days then 'due_soon'
         else 'valid' end as status
     from compliance_items i
@@ -230,7 +392,9 @@ function registerRows(f: RegisterFilter): RawBuilder<unknown> {
     join compliance_item_types t on t.id = i.type_id
     left join branches b on b.id = a.branch_id
     left join lateral (
-      select c.id, c.uuid, c.issued_on, c.expires_on, c.contractor_id, c.job_file_id from compliance_certificates c
+      select c.id, c.uuid, c.issued_on, c.expires_on, c.contractor_id, c.job_file_id, c.epc_rating, c.exemption_reference, c.exemption_until,
+        c.outcome, c.remedial_due_on, c.remedial_completed_on, c.tenant_copy_due_on, c.tenant_copy_served_on, c.smoke_alarm_storeys, c.co_alarm_rooms
+      from compliance_certificates c
       where c.item_id = i.id order by c.issued_on desc, c.id desc limit 1
     ) l on true
     left join contractors k on k.id = l.contractor_id
@@ -259,6 +423,20 @@ export interface RegisterRow {
   contractor_uuid: string | null;
   contractor_name: string | null;
   file_uuid: string | null;
+  regulation: string;
+  storeys: number | null;
+  combustion_rooms: string[];
+  derived: boolean;
+  epc_rating: EpcRating | null;
+  exemption_reference: string | null;
+  exemption_until: string | null;
+  outcome: 'satisfactory' | 'unsatisfactory' | null;
+  remedial_due_on: string | null;
+  remedial_completed_on: string | null;
+  tenant_copy_due_on: string | null;
+  tenant_copy_served_on: string | null;
+  smoke_alarm_storeys: number | null;
+  co_alarm_rooms: string[] | null;
   status: ComplianceStatus;
 }
 

@@ -2,16 +2,23 @@
  * The compliance register (docs/compliance.md): GET /api/compliance, GET/POST /api/compliance/types,
  * PUT/DELETE /api/compliance/types/{uuid}, GET/POST /api/compliance/schedules,
  * GET/PUT/DELETE /api/compliance/schedules/{uuid}, POST /api/compliance/items, GET /api/compliance/items/{uuid},
- * POST /api/compliance/items/{uuid}/certificates, PUT /api/compliance/properties/{uuid}/hmo.
+ * POST /api/compliance/items/{uuid}/certificates, PUT /api/compliance/items/{uuid}/certificates/{certificate_uuid},
+ * POST /api/compliance/items/bulk, PUT /api/compliance/properties/{uuid}/hmo, PUT /api/compliance/properties/{uuid}/profile,
+ * PUT /api/compliance/buildings/{uuid}/profile.
  */
+import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, ok, responses } from '../../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
 import { UuidParams } from '../../../http/schema-primitives.ts';
 import {
-  AddCertificateBody, ComplianceType, CreateItemBody, CreateTypeBody, HmoBody, HmoResult, ItemDetail, RegisterEnvelope, RegisterQuery, TypesQuery, UpdateTypeBody,
+  AddCertificateBody, BuildingProfileBody, BuildingProfileResult, BulkItemsBody, BulkItemsResult, CertificateParams, ComplianceType, CreateItemBody, CreateTypeBody,
+  HmoBody, HmoResult, ItemDetail, ProfileBody, ProfileResult, RegisterEnvelope, RegisterQuery, TypesQuery, UpdateCertificateBody, UpdateTypeBody,
 } from './compliance.schemas.ts';
-import { addCertificate, createItem, createType, getItem, listRegister, listTypes, retireType, setPropertyHmo, updateType } from './compliance.service.ts';
+import {
+  addCertificate, bulkAddItems, createItem, createType, getItem, listRegister, listTypes, retireType, setBuildingProfile, setPropertyHmo, setPropertyProfile,
+  updateCertificate, updateType,
+} from './compliance.service.ts';
 import { CreateScheduleBody, Schedule, ScheduleDetail, ScheduleQuery, UpdateScheduleBody } from './maintenance.schemas.ts';
 import { createSchedule, getSchedule, listSchedules, retireSchedule, updateSchedule } from './maintenance.service.ts';
 
@@ -194,11 +201,11 @@ export function complianceRoutes(deps: AppDeps) {
         summary: 'Add a compliance item to a property',
         description: 'Body: address_uuid, type (code). Idempotent: an item the property already has answers 200 with it. Needs a CSRF token.',
         body: CreateItemBody,
-        response: responses(DataEnvelope(ItemDetail), [400, 401, 403, 404, 429], 201),
+        response: { ...responses(DataEnvelope(ItemDetail), [400, 401, 403, 404, 429], 201), 200: DataEnvelope(ItemDetail) },
       },
       handler: async (request, reply) => {
         const { item, created } = await createItem(deps, requireAuth(request), actorOf(request), request.body);
-        void reply.status(created ? 201 : 200);
+        void (reply as unknown as FastifyReply).status(created ? 201 : 200);
         return ok(item, created ? 'Compliance item created' : 'Compliance item already exists');
       },
     });
@@ -249,6 +256,64 @@ export function complianceRoutes(deps: AppDeps) {
         response: responses(DataEnvelope(HmoResult), [400, 401, 403, 404, 429]),
       },
       handler: async (request) => ok(await setPropertyHmo(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body.hmo), 'HMO flag set'),
+    });
+
+    /** PUT /api/compliance/items/{uuid}/certificates/{certificate_uuid}: what happened after a certificate. */
+    app.put('/api/compliance/items/:uuid/certificates/:certificate_uuid', {
+      config: { permission: 'api.compliance.manage' },
+      schema: {
+        tags: ['compliance'],
+        summary: 'Record the document, tenant copy, remedial works or MEES exemption of a certificate',
+        description:
+          'job_file_uuid (the document), tenant_copy_served_on and tenant_copy_method, remedial_completed_on (unsatisfactory EICR), exemption_reference and ' +
+          'exemption_until (EPC below E). Dates from the issue to today. Answers the item. Needs a CSRF token.',
+        params: CertificateParams,
+        body: UpdateCertificateBody,
+        response: responses(DataEnvelope(ItemDetail), [400, 401, 403, 404, 422, 429]),
+      },
+      handler: async (request) =>
+        ok(await updateCertificate(deps, requireAuth(request), actorOf(request), request.params.uuid, request.params.certificate_uuid, request.body), 'Certificate updated'),
+    });
+
+    /** POST /api/compliance/items/bulk: an item type for a selection, a building or the portfolio. */
+    app.post('/api/compliance/items/bulk', {
+      config: { permission: 'api.compliance.manage' },
+      schema: {
+        tags: ['compliance'],
+        summary: 'Add a compliance item type to many properties',
+        description: 'type and exactly one of address_uuids (up to 500), building_uuid (every unit) or all: true. Properties that have one keep it. Needs a CSRF token.',
+        body: BulkItemsBody,
+        response: responses(DataEnvelope(BulkItemsResult), [400, 401, 403, 404, 409, 429]),
+      },
+      handler: async (request) => ok(await bulkAddItems(deps, requireAuth(request), actorOf(request), request.body), 'Compliance items added'),
+    });
+
+    /** PUT /api/compliance/properties/{uuid}/profile: what the property is. */
+    app.put('/api/compliance/properties/:uuid/profile', {
+      config: { permission: 'api.compliance.manage' },
+      schema: {
+        tags: ['compliance'],
+        summary: 'Record a property\'s gas supply, storeys and rooms with a fixed combustion appliance',
+        description: 'The property gains the items it now needs; derived items it no longer needs and without certificates are removed. Needs a CSRF token.',
+        params: UuidParams,
+        body: ProfileBody,
+        response: responses(DataEnvelope(ProfileResult), [400, 401, 403, 404, 429]),
+      },
+      handler: async (request) => ok(await setPropertyProfile(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body), 'Property profile set'),
+    });
+
+    /** PUT /api/compliance/buildings/{uuid}/profile: whether the building has a lift. */
+    app.put('/api/compliance/buildings/:uuid/profile', {
+      config: { permission: 'api.compliance.manage' },
+      schema: {
+        tags: ['compliance'],
+        summary: 'Record whether a building has a passenger lift (LOLER)',
+        description: 'Its communal areas need the LOLER thorough examination while it has one. Needs a CSRF token.',
+        params: UuidParams,
+        body: BuildingProfileBody,
+        response: responses(DataEnvelope(BuildingProfileResult), [400, 401, 403, 404, 429]),
+      },
+      handler: async (request) => ok(await setBuildingProfile(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body.has_lift), 'Building profile set'),
     });
   };
 }

@@ -21,6 +21,7 @@ import * as compliance from './compliance.repository.ts';
 import * as repo from './maintenance.repository.ts';
 import type { CreateScheduleInput, ScheduleQueryInput, UpdateScheduleInput } from './maintenance.schemas.ts';
 import { nextOccurrences, occurrencesBetween, parseRule } from './recurrence.ts';
+import { copyToTenantDue, latestExpiry } from './regulations.ts';
 import { cutGraphemes } from '../../../lib/text-cut.ts';
 
 /** Job types of the raised jobs (table job_types): a compliance check, or planned maintenance. */
@@ -329,10 +330,14 @@ export async function certificateFromJobDocument(trx: DbOrTrx, event: { jobId: n
   const file = await repo.jobDocument(trx, event.jobId, event.fileId);
   if (!file) return null;
   const issued = londonDate(new Date(file.created_at));
-  const expires = o.interval_months ? addMonths(issued, o.interval_months) : null;
+  // The gas safety record's 2-month rule and the 5-year EICR apply here too (docs/compliance.md "The rules").
+  const previous = await compliance.latestCertificate(trx, o.item_id!);
+  const previousExpiry = previous && previous.expires_on !== null && String(previous.issued_on).slice(0, 10) < issued ? String(previous.expires_on).slice(0, 10) : null;
+  const expires = latestExpiry(o.type_code, issued, previousExpiry) ?? (o.interval_months ? addMonths(issued, o.interval_months) : null);
   const cert = await compliance.insertCertificate(trx, {
     agency_id: o.agency_id, item_id: o.item_id!, issued_on: issued, expires_on: expires, reference: o.reference,
     contractor_id: o.contractor_id, job_id: o.job_id, job_file_id: file.id, created_by_user_id: null,
+    tenant_copy_due_on: copyToTenantDue(o.type_code, issued),
   }, now);
   await repo.setOccurrenceCertificate(trx, o.id, cert.id);
   await recordActivity(trx, SYSTEM_ACTOR, now, {

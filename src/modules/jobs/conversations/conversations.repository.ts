@@ -54,6 +54,7 @@ function entriesQuery(db: DbOrTrx, jobId: number, audience: Audience) {
   return db
     .selectFrom('conversation_entries as e')
     .innerJoin('jobs as j', 'j.id', 'e.job_id')
+    .innerJoin('agencies as a', 'a.id', 'j.agency_id')
     .leftJoin('users as u', 'u.id', 'e.author_user_id')
     .leftJoin('roles as r', 'r.id', 'u.role_id')
     .where('e.job_id', '=', jobId)
@@ -62,7 +63,7 @@ function entriesQuery(db: DbOrTrx, jobId: number, audience: Audience) {
 
 const ENTRY_COLUMNS = [
   'e.kind', 'e.id', 'e.uuid', 'e.audience', 'e.author_user_id', 'e.author_kind', 'e.author_name', 'e.channel', 'e.body', 'e.urgent', 'e.created_at',
-  'j.uuid as job_uuid', 'u.uuid as author_uuid', 'u.name as user_name', 'r.code as role_code',
+  'j.uuid as job_uuid', 'u.uuid as author_uuid', 'u.name as user_name', 'r.code as role_code', 'a.name as agency_name',
 ] as const;
 
 /** One page of a thread's entries, newest first, and the total. */

@@ -100,7 +100,8 @@ export async function toMessageDtos(db: DbOrTrx, rows: repo.EntryRow[]): Promise
     body: r.body,
     urgent: r.urgent,
     author_uuid: r.author_uuid ?? null,
-    author_name: r.author_name ?? r.user_name ?? 'Caretaker',
+    // Messages the system sends (acknowledgements, reminders) are signed by the agency.
+    author_name: r.author_name ?? r.user_name ?? r.agency_name,
     author_kind: r.author_kind ?? (r.author_user_id === null ? 'system' : (['tenant', 'contractor', 'landlord'].includes(r.role_code ?? '') ? r.role_code! : 'staff')),
     attachments:
       r.kind === 'message'

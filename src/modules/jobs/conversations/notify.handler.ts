@@ -94,7 +94,7 @@ async function notify(event: DomainEvent, { deps, trx }: HandlerContext): Promis
   const entry = await repo.findMessageEntry(trx, thread.job_id, p.audience, p.message_id);
   if (!entry) return;
   const files = await repo.messageFiles(trx, [entry.id]);
-  const author = entry.author_name ?? 'Caretaker';
+  const author = entry.author_name ?? entry.user_name ?? entry.agency_name;
   const when = formatLondonDateTime(new Date(entry.created_at));
   const fromStaff = p.author_kind === 'staff' || p.author_kind === 'system';
   const authorKey = p.author_user_id !== null ? `user:${p.author_user_id}` : null;

@@ -4,6 +4,7 @@
  * POST /api/jobs/{uuid}/hazard/milestones, POST /api/jobs/{uuid}/hazard/summary, and the evidence pack
  * GET /api/jobs/{uuid}/evidence-pack (docs/compliance.md "Evidence pack").
  */
+import type { FastifyReply } from 'fastify';
 import type { AppDeps } from '../../../app-deps.ts';
 import { alsoSentAs, DataEnvelope, list, ListEnvelope, ok, responses } from '../../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
@@ -77,11 +78,11 @@ export function hazardsRoutes(deps: AppDeps) {
           `Answers 201 for a new hazard, 200 for a change; the statutory clocks follow at once (none for a property out of scope). ${VISIBILITY}`,
         params: JobParams,
         body: SetHazardBody,
-        response: responses(DataEnvelope(Hazard), [400, 401, 403, 404, 429], 201),
+        response: { ...responses(DataEnvelope(Hazard), [400, 401, 403, 404, 429], 201), 200: DataEnvelope(Hazard) },
       },
       handler: async (request, reply) => {
         const { hazard, created } = await setHazard(deps, requireAuth(request), actorOf(request), request.params.uuid, request.body);
-        void reply.status(created ? 201 : 200);
+        void (reply as unknown as FastifyReply).status(created ? 201 : 200);
         return ok(hazard, created ? 'Hazard recorded' : 'Hazard updated');
       },
     });

@@ -8,6 +8,7 @@ function notesQuery(db: DbOrTrx, jobId: number, visibilities: readonly NoteVisib
   let q = db
     .selectFrom('job_notes as n')
     .innerJoin('jobs as j', 'j.id', 'n.job_id')
+    .innerJoin('agencies as a', 'a.id', 'j.agency_id')
     .leftJoin('users as u', 'u.id', 'n.author_user_id')
     .leftJoin('roles as r', 'r.id', 'u.role_id')
     .where('n.job_id', '=', jobId);
@@ -19,7 +20,7 @@ function notesQuery(db: DbOrTrx, jobId: number, visibilities: readonly NoteVisib
 
 const NOTE_COLUMNS = [
   'n.id', 'n.uuid', 'n.author_user_id', 'n.body', 'n.visibility', 'n.created_at', 'n.updated_at', 'n.edited_at',
-  'j.uuid as job_uuid', 'u.uuid as author_uuid', 'u.name as author_name', 'r.code as author_role',
+  'j.uuid as job_uuid', 'u.uuid as author_uuid', 'u.name as author_name', 'r.code as author_role', 'a.name as agency_name',
 ] as const;
 
 /** One page of a job's notes, newest first, and the total. */

@@ -18,7 +18,7 @@ export const Note = Type.Object(
     body: Type.String(),
     visibility: Visibility,
     author_uuid: Nullable(Uuid()),
-    author_name: Nullable(Type.String()),
+    author_name: Type.String({ description: "the author's name; the agency's name for a note the system wrote" }),
     author_role: Nullable(Type.String({ description: 'role code of the author: sysops, admin, agent, api, contractor, tenant or a custom role' })),
     created_at: DateTime(),
     updated_at: DateTime(),

@@ -58,7 +58,8 @@ export function toNoteDto(row: repo.NoteRow): NoteDto {
     body: row.body,
     visibility: row.visibility,
     author_uuid: row.author_uuid ?? null,
-    author_name: row.author_name ?? null,
+    // A note the system wrote, or one whose author's account is gone, is signed by the agency.
+    author_name: row.author_name ?? row.agency_name,
     author_role: row.author_role ?? null,
     created_at: toIso(row.created_at),
     updated_at: toIso(row.updated_at),

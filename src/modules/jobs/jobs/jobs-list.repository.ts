@@ -58,15 +58,15 @@ export interface ListValues {
 function scopeParams(kind: JobScope['kind'], p: Params<ListValues>): JobScope<Expression<number>> {
   switch (kind) {
     case 'agency':
-      return { kind, agencyId: p.scopeAgencyId };
+      return { kind, agencyId: p('scopeAgencyId') };
     case 'branch':
-      return { kind, agencyId: p.scopeAgencyId, branchId: p.scopeBranchId };
+      return { kind, agencyId: p('scopeAgencyId'), branchId: p('scopeBranchId') };
     case 'contractor':
-      return { kind, contractorId: p.scopeContractorId };
+      return { kind, contractorId: p('scopeContractorId') };
     case 'tenant':
-      return { kind, tenantId: p.scopeTenantId, userId: p.scopeUserId };
+      return { kind, tenantId: p('scopeTenantId'), userId: p('scopeUserId') };
     case 'landlord':
-      return { kind, landlordId: p.scopeLandlordId };
+      return { kind, landlordId: p('scopeLandlordId') };
     default:
       return { kind };
   }
@@ -74,8 +74,8 @@ function scopeParams(kind: JobScope['kind'], p: Params<ListValues>): JobScope<Ex
 
 /** The filter of `shape` with parameters for its values. */
 function filterParams(shape: ListShape, p: Params<ListValues>): JobFilter {
-  const f: JobFilter = { sort: shape.sort, order: shape.order, limit: p.limit, offset: p.offset };
-  for (const k of shape.filters) Object.assign(f, { [k]: p[k] });
+  const f: JobFilter = { sort: shape.sort, order: shape.order, limit: p('limit'), offset: p('offset') };
+  for (const k of shape.filters) Object.assign(f, { [k]: p(k) });
   return f;
 }
 
@@ -119,8 +119,8 @@ function pageQuery(db: DbOrTrx, shape: ListShape, p: Params<ListValues>) {
       .select(JOB_DETAIL_COLUMNS)
       .select(sql<number>`(${cappedCount(db, shape, p)})`.as('total_matching'))
       .orderBy(jobsOrder('j', shape))
-      .limit(p.limit)
-      .offset(p.offset)
+      .limit(p('limit'))
+      .offset(p('offset'))
   );
 }
 

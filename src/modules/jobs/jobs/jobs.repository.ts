@@ -216,7 +216,7 @@ export function findJobById(db: DbOrTrx, scope: JobScope, id: number) {
 
 /** The job detail by id, whatever the scope: a named prepared statement (src/db/prepared.ts). */
 export const JOB_BY_ID = new PreparedQuery('job_by_id', (db, _shape: 'any', p: Params<{ id: number }>) =>
-  jobDetailQuery(db, { kind: 'all' }).select(JOB_DETAIL_COLUMNS).where('j.id', '=', p.id),
+  jobDetailQuery(db, { kind: 'all' }).select(JOB_DETAIL_COLUMNS).where('j.id', '=', p('id')),
 );
 
 /**
@@ -296,7 +296,7 @@ export interface HistoryRow {
 
 /** historyInsert's statement: a named prepared statement (src/db/prepared.ts). */
 const HISTORY_INSERT = new PreparedQuery('history_insert', (db, _shape: 'one', p: Params<HistoryRow>) =>
-  db.insertInto('job_status_history').values({ job_id: p.jobId, from_status_id: p.from, to_status_id: p.to, by_user_id: p.byUserId, note: p.note, created_at: p.at }),
+  db.insertInto('job_status_history').values({ job_id: p('jobId'), from_status_id: p('from'), to_status_id: p('to'), by_user_id: p('byUserId'), note: p('note'), created_at: p('at') }),
 );
 
 /** The insert of a history row, not yet run (for src/db/pipeline.ts). */
@@ -339,7 +339,7 @@ const formatReference = (value: Expression<number>) => sql<string>`'JOB-' || lpa
  */
 const JOB_INSERT = new PreparedQuery('job_insert', (db, _shape: 'one', p: Params<NewJobRow>) =>
   db
-    .with('counter', (qc) => counterUpsert(qc, p.agency_id, 'job_reference'))
+    .with('counter', (qc) => counterUpsert(qc, p('agency_id'), 'job_reference'))
     .insertInto('jobs')
     .values((eb) => ({ ...columnParams(p, NEW_JOB_COLUMNS), reference: eb.selectFrom('counter').select((c) => formatReference(c.ref('counter.value')).as('reference')) })),
 );

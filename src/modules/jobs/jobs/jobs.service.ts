@@ -87,7 +87,9 @@ export async function* visibleJobPages(deps: AppDeps, auth: AuthContext, q: List
  */
 export async function listVisibleJobsJson(deps: AppDeps, auth: AuthContext, q: ListJobsInput) {
   const scope = jobScope(auth);
-  return listJobsJson(deps.db, scope, listFilter(auth, q), seesInternalFields(scope));
+  const filter = listFilter(auth, q);
+  // A list may lag: on the read replica when there is one (docs/operations.md "Read replicas").
+  return deps.reads.mayLag(auth.userId, (db) => listJobsJson(db, scope, filter, seesInternalFields(scope)));
 }
 
 /**

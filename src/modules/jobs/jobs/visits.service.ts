@@ -52,20 +52,33 @@ const iso = (d: Date | string) => new Date(d).toISOString();
 const overlaps = (a: Span, b: Span) => a.starts_at < b.ends_at && b.starts_at < a.ends_at;
 
 /**
- * Checks one window or slot: it ends after it starts, lasts 60 minutes to 12 hours, starts in
- * the future and ends within 60 days.
+ * What is wrong with one window or slot, or null: it must end after it starts, last 60 minutes to
+ * 12 hours, start in the future and end within 60 days.
+ * @returns the rule it breaks, as a sentence naming the span; null when it keeps them all
+ */
+function spanProblem(what: string, s: Span, now: Date): string | null {
+  if (Number.isNaN(s.starts_at.getTime()) || Number.isNaN(s.ends_at.getTime())) return `The ${what} needs starts_at and ends_at as ISO 8601 instants`;
+  const t = `The ${what} ${label(s)} `;
+  if (s.ends_at <= s.starts_at) return `${t}ends before it starts`;
+  const minutes = (s.ends_at.getTime() - s.starts_at.getTime()) / 60_000;
+  if (minutes < VISIT_RULES.minMinutes) return `${t}is shorter than ${VISIT_RULES.minMinutes} minutes`;
+  if (minutes > VISIT_RULES.maxHours * 60) return `${t}is longer than ${VISIT_RULES.maxHours} hours`;
+  if (s.starts_at <= now) return `${t}is not in the future`;
+  if (s.ends_at.getTime() > now.getTime() + VISIT_RULES.horizonDays * 86_400_000) return `${t}ends more than ${VISIT_RULES.horizonDays} days ahead`;
+  return null;
+}
+
+/**
+ * Checks one window or slot (spanProblem).
  * @throws 400 naming the span and the rule it breaks
  */
 function checkSpan(what: string, s: Span, now: Date): void {
-  const t = `The ${what} ${Number.isNaN(s.starts_at.getTime()) || Number.isNaN(s.ends_at.getTime()) ? '' : `${label(s)} `}`;
-  if (Number.isNaN(s.starts_at.getTime()) || Number.isNaN(s.ends_at.getTime())) throw bad(`The ${what} needs starts_at and ends_at as ISO 8601 instants`);
-  if (s.ends_at <= s.starts_at) throw bad(`${t}ends before it starts`);
-  const minutes = (s.ends_at.getTime() - s.starts_at.getTime()) / 60_000;
-  if (minutes < VISIT_RULES.minMinutes) throw bad(`${t}is shorter than ${VISIT_RULES.minMinutes} minutes`);
-  if (minutes > VISIT_RULES.maxHours * 60) throw bad(`${t}is longer than ${VISIT_RULES.maxHours} hours`);
-  if (s.starts_at <= now) throw bad(`${t}is not in the future`);
-  if (s.ends_at.getTime() > now.getTime() + VISIT_RULES.horizonDays * 86_400_000) throw bad(`${t}ends more than ${VISIT_RULES.horizonDays} days ahead`);
+  const problem = spanProblem(what, s, now);
+  if (problem !== null) throw bad(problem);
 }
+
+/** Whether a slot lies inside one of the tenant's windows (any slot does when there are none). */
+const insideWindows = (slot: Span, windows: Span[]) => windows.length === 0 || windows.some((w) => w.starts_at <= slot.starts_at && slot.ends_at <= w.ends_at);
 
 /**
  * The windows as given, checked: at most 6, each as checkSpan, none overlapping another.
@@ -131,14 +144,16 @@ async function busySpans(db: DbOrTrx, contractorId: number, jobId: number, fromD
 }
 
 /**
- * The contractor's free slots for a job: the agency's slots with hours (GET /api/jobs/time-ranges)
- * on each working day from tomorrow (London) for 14 days, less those overlapping another booking
- * of the contractor and the job's own booked visit. A working day is Monday to Friday and not a
+ * The contractor's free slots for a job, each one the tenant can book: the agency's slots with
+ * hours (GET /api/jobs/time-ranges) on each working day from tomorrow (London) for 14 days, less
+ * those overlapping another booking of the contractor and the job's own booked visit, less those
+ * that break a slot rule (spanProblem: 1 to 12 hours, within 60 days) and, when the tenant has
+ * given windows, those not inside one (bookTimedVisit refuses them all, so none is offered). A working day is Monday to Friday and not a
  * bank holiday of the agency's UK region (agencies.uk_region), read from the SLA calendar
  * (isWorkingDate, the one holiday calendar): Fri 25 Dec 2026 and Mon 28 Dec 2026 are offered
  * nowhere, Mon 4 Jan 2027 (the substitute for 2 January) is offered in England but not in Scotland.
  */
-async function freeSlots(db: DbOrTrx, job: { id: number; agency_id: number; contractor_id: number | null }, now: Date): Promise<Span[]> {
+async function freeSlots(db: DbOrTrx, job: { id: number; agency_id: number; contractor_id: number | null }, now: Date, windows: Span[]): Promise<Span[]> {
   if (job.contractor_id === null) return [];
   const first = addDays(londonDate(now), 1);
   const last = addDays(first, VISIT_RULES.freeSlotDays - 1);
@@ -149,7 +164,7 @@ async function freeSlots(db: DbOrTrx, job: { id: number; agency_id: number; cont
     if (!isWorkingDate(d, region)) continue;
     for (const r of ranges) {
       const s = { starts_at: londonToUtc(d, r.starts_at!), ends_at: londonToUtc(d, r.ends_at!) };
-      if (s.ends_at <= s.starts_at || busy.some((b) => overlaps(b, s))) continue;
+      if (spanProblem('slot', s, now) !== null || !insideWindows(s, windows) || busy.some((b) => overlaps(b, s))) continue;
       if (own && new Date(own.starts_at).getTime() === s.starts_at.getTime() && new Date(own.ends_at).getTime() === s.ends_at.getTime()) continue;
       if (!out.some((o) => o.starts_at.getTime() === s.starts_at.getTime() && o.ends_at.getTime() === s.ends_at.getTime())) out.push(s);
     }
@@ -178,12 +193,12 @@ export async function bookTimedVisit(trx: DbOrTrx, auth: AuthContext, actor: Act
   const slot = { starts_at: new Date(input.starts_at), ends_at: new Date(input.ends_at) };
   checkSpan('slot', slot, now);
   const windows = (await repo.listWindows(trx, job.id)).map((w) => ({ starts_at: new Date(w.starts_at), ends_at: new Date(w.ends_at) }));
-  if (windows.length > 0 && !windows.some((w) => w.starts_at <= slot.starts_at && slot.ends_at <= w.ends_at)) {
+  if (!insideWindows(slot, windows)) {
     throw bad(`The slot ${label(slot)} is outside the tenant's windows: ${windows.map(label).join('; ')}`);
   }
   await repo.lockContractor(trx, job.contractor_id);
   if (by === 'tenant') {
-    const free = await freeSlots(trx, job, now);
+    const free = await freeSlots(trx, job, now, windows);
     if (!free.some((f) => f.starts_at.getTime() === slot.starts_at.getTime() && f.ends_at.getTime() === slot.ends_at.getTime())) {
       const taken = (await busySpans(trx, job.contractor_id, job.id, londonDate(slot.starts_at), londonDate(slot.ends_at))).some((b) => overlaps(b, slot));
       if (taken) throw conflict(`The contractor is no longer free ${label(slot)}: pick another slot`);
@@ -310,7 +325,7 @@ export async function planOf(
     contractor_name: job.contractor_name,
     windows: windows.map((w) => ({ uuid: w.uuid, ...span(w), given_by: w.given_by })),
     visit: booked && job.status_id === STATUS.scheduled ? { uuid: booked.uuid, ...span(booked), booked_by: booked.booked_by, reminder_sent_at: booked.reminder_sent_at ? iso(booked.reminder_sent_at) : null } : null,
-    free_slots: BOOKABLE.has(job.status_id) ? (await freeSlots(db, job, now)).map(span) : [],
+    free_slots: BOOKABLE.has(job.status_id) ? (await freeSlots(db, job, now, windows.map((w) => ({ starts_at: new Date(w.starts_at), ends_at: new Date(w.ends_at) })))).map(span) : [],
     missed: visits.filter((v) => v.state === 'missed').map((v) => ({ uuid: v.uuid, ...span(v), missed_by: v.missed_by!, note: internal ? v.missed_note : null, missed_at: iso(v.missed_at!) })),
     rules: { max_windows: VISIT_RULES.maxWindows, horizon_days: VISIT_RULES.horizonDays, min_minutes: VISIT_RULES.minMinutes, max_hours: VISIT_RULES.maxHours },
   };

@@ -172,7 +172,7 @@ function parseStartInputs(value: unknown): StartInputs | undefined {
 
 /** Read once per job creation: a named prepared statement (src/db/prepared.ts). */
 const START_INPUTS = new PreparedQuery('sla_start_inputs', (db, _shape: 'one', p: Params<{ branchId: number; agencyId: number }>) =>
-  db.selectNoFrom(startInputsSql(p.branchId, p.agencyId).as('inputs')),
+  db.selectNoFrom(startInputsSql(p('branchId'), p('agencyId')).as('inputs')),
 );
 
 /** The statement reading a branch's StartInputs, not yet run (for src/db/pipeline.ts); read its row with startInputsOf. */

@@ -6,7 +6,7 @@
  * token or a link carrying one, and never the SMTP credentials.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
 import type { MailMessage, Mailer, SentMail } from '../../../core/mailer.ts';
@@ -118,6 +118,33 @@ export class NodemailerMailer implements Mailer {
       })
       .finally(() => this.pending.delete(job));
     this.pending.add(job);
+  }
+
+  async forget(needles: string[]): Promise<number> {
+    const wanted = needles.map((n) => n.trim().toLowerCase()).filter((n) => n.length >= 3);
+    if (this.kind !== 'file' || wanted.length === 0) return 0;
+    await this.flush();
+    let names: string[];
+    try {
+      names = (await readdir(this.options.dir)).filter((n) => n.endsWith('.eml'));
+    } catch {
+      return 0; // no folder: nothing was ever written
+    }
+    const { simpleParser } = await import('mailparser');
+    let removed = 0;
+    for (const name of names) {
+      const file = path.join(this.options.dir, name);
+      const raw = await readFile(file);
+      const mail = await simpleParser(raw);
+      const to = Array.isArray(mail.to) ? mail.to.map((a) => a.text).join(' ') : (mail.to?.text ?? '');
+      // Decoded (quoted-printable or base64 bodies, encoded headers) and raw, lower-cased.
+      const haystack = [to, mail.subject ?? '', mail.text ?? '', typeof mail.html === 'string' ? mail.html : '', raw.toString('utf8')].join('\n').toLowerCase();
+      if (wanted.some((n) => haystack.includes(n))) {
+        await rm(file, { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
   }
 
   async flush(): Promise<void> {

@@ -17,7 +17,10 @@ export async function insertDelivery(db: DbOrTrx, row: Insertable<MessageDeliver
     const r = await db
       .insertInto('message_deliveries')
       .values(row)
-      .onConflict((oc) => oc.columns(['event_id', 'template_key', 'recipient_key', 'channel']).doNothing())
+      // The slot's unique key includes created_at, the partition column (docs/operations.md "History
+      // partitions and retention"); a redelivered event is kept out by its handler run
+      // (event_handler_runs), recorded once per (handler, event) in the same transaction.
+      .onConflict((oc) => oc.columns(['event_id', 'template_key', 'recipient_key', 'channel', 'created_at']).doNothing())
       .returning('id')
       .executeTakeFirst();
     return r !== undefined;

@@ -2,15 +2,14 @@
  * SMS endpoints (docs/conversations.md "SMS"): Twilio's status callback and incoming-message
  * webhook (both public, signed in X-Twilio-Signature), and the agency's counts and costs.
  */
-import { Type } from 'typebox';
 import type { AppDeps } from '../../../app-deps.ts';
-import { DataEnvelope, MessageEnvelope, done, ok, responses } from '../../../http/envelope.ts';
+import { DataEnvelope, MessageEnvelope, done, fileResponse, ok, responses } from '../../../http/envelope.ts';
 import { requireAuth, type App } from '../../../http/route-types.ts';
 import { escapeHtml } from '../../../lib/html.ts';
 import { TwilioForm, Usage, UsageQuery } from './sms.schemas.ts';
 import { checkTwilioRequest, receiveSms, recordSmsStatus, smsUsage, type SmsReplyConsent } from './sms.service.ts';
 
-const TwiML = Type.String({ description: 'text/xml: a TwiML <Response>, with a <Message> answering STOP and START' });
+const TwiML = fileResponse(['text/xml'], 'A TwiML <Response>, with a <Message> answering STOP and START');
 
 /**
  * Registers the SMS routes. `consent` is what a STOP or START text does to the SMS consents of the
@@ -29,6 +28,8 @@ export function smsRoutes(deps: AppDeps, consent: SmsReplyConsent) {
           'X-Twilio-Signature over CARETAKER_PUBLIC_URL + the path: a missing or wrong signature is 403. The status and the price are recorded; ' +
           'an unknown MessageSid is answered 200 and records nothing. A report of an earlier stage (queued, sending, sent) after a final status ' +
           '(delivered, undelivered, failed, read, canceled), late or replayed, changes nothing: 200 "Status already final".',
+        // Twilio posts forms; JSON is taken too, as on every write (src/http/methods.ts).
+        consumes: ['application/x-www-form-urlencoded', 'application/json'],
         body: TwilioForm,
         response: responses(MessageEnvelope, [400, 403, 429]),
       },
@@ -52,6 +53,8 @@ export function smsRoutes(deps: AppDeps, consent: SmsReplyConsent) {
           'naming the agency; neither is a message of a thread); any other text lands in the ' +
           'conversation thread of the last message sent to that number. Each MessageSid is handled once, ever (missing: 400): the same message again ' +
           '(a redelivery or a replayed request) changes nothing, so an old START cannot undo a later STOP, and is answered with an empty TwiML response. Answers TwiML.',
+        // Twilio posts forms; JSON is taken too, as on every write (src/http/methods.ts).
+        consumes: ['application/x-www-form-urlencoded', 'application/json'],
         body: TwilioForm,
         response: responses(TwiML, [400, 403, 429]),
       },

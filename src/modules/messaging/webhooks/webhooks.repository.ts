@@ -47,12 +47,16 @@ export function enabledEndpoints(db: DbOrTrx, agencyId: number) {
   return db.selectFrom('webhook_endpoints').selectAll().where('agency_id', '=', agencyId).where('enabled', '=', true).execute();
 }
 
-/** Queues a delivery; a second one for the same endpoint and message is ignored. */
+/**
+ * Queues a delivery; a second one for the same endpoint, message and created_at is ignored (the key
+ * includes the partition column; a redelivered event is kept out by its handler run, recorded once
+ * per (handler, event) in the same transaction).
+ */
 export async function insertDelivery(db: DbOrTrx, row: Insertable<WebhookDeliveryTable>) {
   return db
     .insertInto('webhook_deliveries')
     .values(row)
-    .onConflict((oc) => oc.columns(['endpoint_id', 'message_id']).doNothing())
+    .onConflict((oc) => oc.columns(['endpoint_id', 'message_id', 'created_at']).doNothing())
     .returningAll()
     .executeTakeFirst();
 }

@@ -5,10 +5,9 @@
  */
 import { peoplePaths } from '../../../http/people-paths.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import type { AppDeps } from '../../../app-deps.ts';
 import { DataEnvelope, ListEnvelope, list, ok, responses } from '../../../http/envelope.ts';
-import { sendLinkHtml, sendLinkRefusal } from '../../../http/link-pages.ts';
+import { linkPageResponses, sendLinkHtml, sendLinkRefusal } from '../../../http/link-pages.ts';
 import { CsrfOnlyBody } from '../../../http/optional-body.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
 import { UuidParams } from '../../../http/schema-primitives.ts';
@@ -19,7 +18,6 @@ import { Approval, ApprovalDecision, LinkAnswerBody, LinkParams, LinkQuery, List
 import { answerByLink, getApproval, listApprovals, requestJobApproval, resendApproval, revokeApproval, viewByLink } from './approvals.service.ts';
 
 const TAGS = ['landlords'];
-const Html = Type.String({ description: 'text/html page for the landlord' });
 
 /** A refused link: the page to a browser, the error envelope to anything else (src/http/link-pages.ts). */
 const sendRefusal = (request: FastifyRequest, reply: FastifyReply, why: LinkRefusal) => sendLinkRefusal(request, reply, refusedPage(why));
@@ -112,7 +110,7 @@ export function approvalsRoutes(deps: AppDeps) {
           description: 'HTML. Shows the job, property, cost and limit with a form (approve, decline, ask a question, comment). Looking does not answer. A tampered, expired, used, withdrawn or cross-scoped link gets a page saying so (400, 410, 409, 410, 400) when the client accepts text/html, otherwise the error envelope with the same status.',
           params: LinkParams,
           querystring: LinkQuery,
-          response: responses(Html, [400, 409, 410, 429]),
+          response: linkPageResponses(null, [400, 409, 410, 429]),
         },
         handler: async (request, reply) => {
           const v = await viewByLink(deps, request.params.token);
@@ -139,7 +137,7 @@ export function approvalsRoutes(deps: AppDeps) {
           description: 'Form or JSON body: action approve | decline | question, comment. HTML thank-you page; the answer and comment go on the job as a note and move it (approve -> Approved, decline -> On hold). The link works once; refusals as for GET.',
           params: LinkParams,
           body: LinkAnswerBody,
-          response: responses(Html, [400, 409, 410, 429]),
+          response: linkPageResponses(null, [400, 409, 410, 429]),
         },
         handler: async (request, reply) => {
           const comment = request.body.comment?.trim() || null;

@@ -24,6 +24,8 @@ export const handlers: EventHandler[] = [quoteApprovalHandler, approvalMailHandl
 export const periodicTasks: PeriodicTask[] = [approvalsTask];
 
 export { getLandlordRow, toLandlordDto, effectiveLimit } from './landlords.service.ts';
-export { anonymiseLandlord, bankDetailsOf, findLandlordRef, ownersOfAddress, sharesOfLandlord } from './landlords.repository.ts';
+export {
+  anonymiseLandlord, bankDetailsOf, findLandlordRef, latestVatRecordOn, ownersOfAddress, releaseVatParticulars, restrictVatParticulars, sharesOfLandlord, vatParticularsOf,
+} from './landlords.repository.ts';
 export { remindAndExpire } from './approvals.service.ts';
 export { approvalsOfLandlord } from './approvals.repository.ts';

@@ -172,6 +172,39 @@ export async function anonymiseLandlord(db: DbOrTrx, id: number, name: string, n
   }).where('id', '=', id).execute();
 }
 
+/** The date of the landlord's latest VAT record (a recharge invoice or credit note), or null when none. */
+export async function latestVatRecordOn(db: DbOrTrx, landlordId: number): Promise<string | null> {
+  const r = await db.selectFrom('landlord_recharges').select(sql<string | null>`max(recharge_date)::text`.as('latest')).where('landlord_id', '=', landlordId).executeTakeFirst();
+  return r?.latest ?? null;
+}
+
+/**
+ * Copies the landlord's name and postal address, as their VAT records carry them, into
+ * landlord_restricted_particulars before an erasure clears them from the landlord record; only VAT
+ * documents (recharges, credit notes, statements and their exports) read the copy.
+ */
+export async function restrictVatParticulars(db: DbOrTrx, landlordId: number, purpose: string, keepUntil: string, now: Date): Promise<void> {
+  await db.insertInto('landlord_restricted_particulars')
+    .columns(['landlord_id', 'agency_id', 'name', 'address_line1', 'address_line2', 'address_town', 'address_postcode', 'purpose', 'keep_until', 'restricted_at'])
+    .expression(db.selectFrom('landlords').select([
+      'id', 'agency_id', 'name', 'address_line1', 'address_line2', 'address_town', 'address_postcode',
+      sql<string>`${purpose}`.as('purpose'), sql<string>`${keepUntil}::date`.as('keep_until'), sql<Date>`${now}`.as('restricted_at'),
+    ]).where('id', '=', landlordId))
+    .onConflict((oc) => oc.column('landlord_id').doNothing())
+    .execute();
+}
+
+/** The restricted VAT particulars of an erased landlord, or undefined. */
+export function vatParticularsOf(db: DbOrTrx, landlordId: number) {
+  return db.selectFrom('landlord_restricted_particulars').select(['name', 'address_line1', 'address_line2', 'address_town', 'address_postcode'])
+    .where('landlord_id', '=', landlordId).executeTakeFirst();
+}
+
+/** Releases (deletes) the restricted VAT particulars once their retention ended. */
+export async function releaseVatParticulars(db: DbOrTrx, landlordId: number): Promise<void> {
+  await db.deleteFrom('landlord_restricted_particulars').where('landlord_id', '=', landlordId).execute();
+}
+
 /** A live (not erased) landlord by uuid with its agency, for linking a login to it (users module). */
 export function findLandlordRef(db: DbOrTrx, uuid: string) {
   return db.selectFrom('landlords').select(['id', 'agency_id']).where('uuid', '=', uuid).where('erased_at', 'is', null).executeTakeFirst();

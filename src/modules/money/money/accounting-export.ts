@@ -34,6 +34,15 @@ export const QBO_INVOICE_COLUMNS = [
   '*InvoiceNo', '*Customer', '*InvoiceDate', '*DueDate', 'Terms', 'Location', 'Memo', 'Item(Product/Service)', 'ItemDescription', 'ItemQuantity', 'ItemRate', '*ItemAmount',
   '*ItemTaxCode', 'ItemTaxAmount', 'Currency', 'Service Date',
 ] as const;
+/**
+ * QuickBooks Online (UK) credit note import (Gear > Import data > Import credit notes; Intuit help
+ * "How to import credit notes"): a credit note of its own, amounts positive, which QuickBooks' invoice
+ * import cannot carry (an invoice's total is never negative there).
+ */
+export const QBO_CREDIT_NOTE_COLUMNS = [
+  '*CreditNoteNo', '*Customer', '*CreditNoteDate', 'Location', 'Memo', 'Item(Product/Service)', 'ItemDescription', 'ItemQuantity', 'ItemRate', '*ItemAmount',
+  '*ItemTaxCode', 'ItemTaxAmount', 'Currency', 'Service Date',
+] as const;
 /** QuickBooks Online bank upload, 3 columns. */
 export const QBO_BANK_COLUMNS = ['Date', 'Description', 'Amount'] as const;
 /** Sage 50 Accounts audit trail transactions import. */
@@ -80,7 +89,8 @@ function billLine(pkg: AccountingPackage, inv: BillRow, l: LineDto): SheetCell[]
   const number = invoiceNumber(inv.kind, inv.number);
   const original = credit ? ownNumber({ contractor_reference: inv.credited_contractor_reference, contractor_name: inv.contractor_name, self_billing_number: inv.credited_self_billing_number, number: inv.credited_number }) : null;
   const own = credit ? null : ownNumber(inv);
-  const billDate = credit ? inv.issue_date : (inv.supplier_invoice_date ?? inv.issue_date);
+  // The document's own date: the contractor's invoice or credit note date when it issued one.
+  const billDate = inv.supplier_invoice_date ?? inv.issue_date;
   const reclaim = inv.vat_treatment !== 'disbursement' && inv.vat_registered;
   const net = inv.vat_treatment === 'disbursement' ? l.net_pence + l.vat_pence : l.net_pence;
   const vat = inv.vat_treatment === 'disbursement' ? 0 : l.vat_pence;

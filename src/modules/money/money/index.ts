@@ -42,7 +42,7 @@ export { invoiceNumber } from './invoices.service.ts';
 export { settings as moneySettings, saveSettings as saveMoneySettings } from './pricing.repository.ts';
 /** The accounting export table and layouts, for the recharge exports (docs/money.md "Exports"). */
 export { date as sheetDate, money as sheetMoney, qty as sheetQty, text as sheetText, sageAccountRef, sheetCsv, sheetXlsx, type Sheet, type SheetCell } from './accounting-sheet.ts';
-export { PACKAGES, QBO_INVOICE_COLUMNS, SAGE_AUDIT_COLUMNS, SAGE_NOMINAL, type AccountingPackage } from './accounting-export.ts';
+export { PACKAGES, QBO_CREDIT_NOTE_COLUMNS, QBO_INVOICE_COLUMNS, SAGE_AUDIT_COLUMNS, SAGE_NOMINAL, type AccountingPackage } from './accounting-export.ts';
 export { EXPORT_MIME } from './invoice-export.service.ts';
 /** Quotes and invoices written for a contractor working by link (docs/works-orders.md). */
 export { insertQuoteFor, decideQuote } from './quotes.service.ts';

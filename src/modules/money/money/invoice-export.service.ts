@@ -10,7 +10,7 @@ import { billsSheet, paymentsSheet, type AccountingPackage } from './accounting-
 import { sheetCsv, sheetXlsx } from './accounting-sheet.ts';
 import { moneyScope } from './access.ts';
 import { renderInvoicePdf } from './invoice-pdf.ts';
-import { landlordCustomersOfJob, partiesOfInvoice } from './invoices.repository.ts';
+import { landlordCustomersOfIssued, landlordCustomersOfJob, partiesOfInvoice } from './invoices.repository.ts';
 import { getInvoice } from './invoices.service.ts';
 import * as prepo from './pricing.repository.ts';
 
@@ -37,7 +37,7 @@ export async function invoicePdf(deps: AppDeps, auth: AuthContext, uuid: string)
   const inv = await getInvoice(deps, auth, uuid);
   const p = await partiesOfInvoice(deps.db, inv.uuid);
   const settings = await prepo.settings(deps.db, p.agency_id);
-  const owners = inv.vat_treatment === 'disbursement' ? await landlordCustomersOfJob(deps.db, p.job_id) : [];
+  const owners = inv.vat_treatment === 'disbursement' ? await disbursementCustomers(deps, p.id, p.job_id, inv.invoice_number !== null) : [];
   const pdf = await renderInvoicePdf(inv, {
     agencyName: p.agency_name, agencyLegalName: p.legal_name, agencyVatNumber: settings.vat_number,
     agencyAddress: p.registered_line1 === null ? null : { line1: p.registered_line1, line2: p.registered_line2, town: p.registered_town, postcode: p.registered_postcode },
@@ -45,6 +45,17 @@ export async function invoicePdf(deps: AppDeps, auth: AuthContext, uuid: string)
     landlordCustomers: owners.map((o) => ({ name: o.name, address: { line1: o.address_line1, line2: o.address_line2, town: o.address_town, postcode: o.address_postcode } })),
   }, new Date(inv.updated_at));
   return { pdf, filename: `${inv.invoice_number ?? 'draft'}.pdf` };
+}
+
+/**
+ * The customers a disbursement's PDF names: once issued, the landlords its VAT records were
+ * recorded for, as those records keep them (an erased landlord's restricted name and address, the
+ * former owner of a property sold since); a draft, or an issue whose recharges are still being
+ * recorded, names the property's landlords today (docs/money.md "VAT treatment of recharged costs").
+ */
+async function disbursementCustomers(deps: AppDeps, invoiceId: number, jobId: number, issued: boolean) {
+  const recorded = issued ? await landlordCustomersOfIssued(deps.db, invoiceId) : [];
+  return recorded.length > 0 ? recorded : landlordCustomersOfJob(deps.db, jobId);
 }
 
 /** MIME types of the export formats. */
@@ -63,9 +74,10 @@ export async function accountingExport(
 ): Promise<{ body: Buffer | string; mime: string; filename: string }> {
   const contractorId = await exportContractorId(deps, auth, q.contractor_uuid);
   const range = { ...(q.from_date ? { from: q.from_date } : {}), ...(q.to_date ? { to: q.to_date } : {}) };
-  const sheet = kind === 'bills'
-    ? await billsSheet(deps.db, moneyScope(auth), pkg, { ...range, ...(contractorId ? { contractorId } : {}) })
-    : await paymentsSheet(deps.db, moneyScope(auth), pkg, range);
+  // An export may lag: on the read replica when there is one (docs/operations.md "Read replicas").
+  const sheet = await deps.reads.mayLag(auth.userId, (db) => kind === 'bills'
+    ? billsSheet(db, moneyScope(auth), pkg, { ...range, ...(contractorId ? { contractorId } : {}) })
+    : paymentsSheet(db, moneyScope(auth), pkg, range));
   const format = q.format ?? 'csv';
   const body = format === 'xlsx' ? await sheetXlsx(sheet, `${pkg} ${kind}`) : sheetCsv(sheet);
   return { body, mime: EXPORT_MIME[format], filename: `${pkg}-${kind}.${format}` };

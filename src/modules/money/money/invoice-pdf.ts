@@ -101,7 +101,8 @@ export async function renderInvoicePdf(inv: InvoiceDto, party: PdfParty, at: Dat
   const facts: [string, string][] = [];
   const ownNumber = inv.invoice_number ?? 'not issued';
   if (credit) {
-    facts.push(['Credit note number', ownNumber], ['Credit note date', date(inv.issue_date)]);
+    if (inv.contractor_reference) facts.push(["Supplier's credit note number", inv.contractor_reference], ['Our reference', ownNumber], ['Credit note date', date(inv.invoice_date)]);
+    else facts.push(['Credit note number', ownNumber], ['Credit note date', date(inv.issue_date)]);
     facts.push(['Credits invoice', inv.credited_invoice_number ?? '-'], ['Invoice date', date(inv.credited_invoice_date)]);
   } else if (inv.self_billed) {
     facts.push(['Invoice number', inv.vat_invoice_number ?? ownNumber], ['Our reference', ownNumber], ['Invoice date', date(inv.invoice_date)]);

@@ -138,6 +138,25 @@ export function landlordCustomersOfJob(db: DbOrTrx, jobId: number) {
     .where('j.id', '=', jobId).where('l.erased_at', 'is', null).orderBy('lp.share_bp', 'desc').orderBy('l.id').execute();
 }
 
+/**
+ * The customers of an issued disbursement invoice or credit note as its VAT records keep them: the
+ * landlords its recharges were recorded for (one row each, by share), with the name and postal
+ * address those records carry, the restricted copy once a landlord is erased (docs/gdpr.md
+ * "Landlords"), whoever owns the property today. Empty until the recharges are recorded (the
+ * invoice.issued and invoice.credited events).
+ * @returns [{ name, address_line1, address_line2, address_town, address_postcode, share_bp }]
+ */
+export function landlordCustomersOfIssued(db: DbOrTrx, invoiceId: number) {
+  return db.selectFrom('landlord_recharges as r').innerJoin('landlords as l', 'l.id', 'r.landlord_id')
+    .leftJoin('landlord_restricted_particulars as lr', 'lr.landlord_id', 'r.landlord_id')
+    .select((eb) => [
+      eb.fn.coalesce('lr.name', 'l.name').as('name'), eb.fn.coalesce('lr.address_line1', 'l.address_line1').as('address_line1'),
+      eb.fn.coalesce('lr.address_line2', 'l.address_line2').as('address_line2'), eb.fn.coalesce('lr.address_town', 'l.address_town').as('address_town'),
+      eb.fn.coalesce('lr.address_postcode', 'l.address_postcode').as('address_postcode'), 'r.share_bp',
+    ])
+    .where('r.invoice_id', '=', invoiceId).orderBy('r.share_bp', 'desc').orderBy('l.id').execute();
+}
+
 /** The contractor's name and business address (the supplier's particulars on its invoice). */
 export function supplierOf(db: DbOrTrx, contractorId: number) {
   return db.selectFrom('contractors').select(['company_name', 'address_line1', 'address_town', 'address_postcode']).where('id', '=', contractorId).executeTakeFirstOrThrow();
@@ -214,7 +233,7 @@ export function jobOf(db: DbOrTrx, jobId: number) {
 /** The parties an invoice PDF prints: the agency's name, legal name and registered address, the contractor's address. */
 export function partiesOfInvoice(db: DbOrTrx, uuid: string) {
   return db.selectFrom('invoices as i').innerJoin('agencies as a', 'a.id', 'i.agency_id').innerJoin('contractors as c', 'c.id', 'i.contractor_id')
-    .select(['i.job_id', 'a.id as agency_id', 'a.name as agency_name', 'a.legal_name', 'a.registered_line1', 'a.registered_line2', 'a.registered_town', 'a.registered_postcode',
+    .select(['i.id', 'i.job_id', 'a.id as agency_id', 'a.name as agency_name', 'a.legal_name', 'a.registered_line1', 'a.registered_line2', 'a.registered_town', 'a.registered_postcode',
       'c.address_line1', 'c.address_line2', 'c.address_town', 'c.address_postcode'])
     .where('i.uuid', '=', uuid).executeTakeFirstOrThrow();
 }

@@ -60,7 +60,7 @@ export function invoicesRoutes(deps: AppDeps) {
         const q = request.query;
         const contractorId = await exportContractorId(deps, auth, q.contractor_uuid);
         void reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="bills.csv"');
-        return reply.send(billsCsv(deps.db, moneyScope(auth), { ...(q.from_date ? { from: q.from_date } : {}), ...(q.to_date ? { to: q.to_date } : {}), ...(contractorId ? { contractorId } : {}) }));
+        return reply.send(billsCsv(await deps.reads.databaseFor(auth.userId), moneyScope(auth), { ...(q.from_date ? { from: q.from_date } : {}), ...(q.to_date ? { to: q.to_date } : {}), ...(contractorId ? { contractorId } : {}) }));
       },
     });
 
@@ -70,8 +70,10 @@ export function invoicesRoutes(deps: AppDeps) {
       schema: { tags, summary: 'Export payments as Xero bank statement CSV', description: 'One row per payment (amount negative: money out). Streamed.', querystring: ExportQuery, response: responses(fileResponse(['text/csv'], 'Xero bank statement CSV')) },
       handler: async (request, reply) => {
         const q = request.query;
+        const auth = requireAuth(request);
         void reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="payments.csv"');
-        return reply.send(paymentsCsv(deps.db, moneyScope(requireAuth(request)), { ...(q.from_date ? { from: q.from_date } : {}), ...(q.to_date ? { to: q.to_date } : {}) }));
+        // Streamed exports may lag: the read replica when there is one (docs/operations.md "Read replicas").
+        return reply.send(paymentsCsv(await deps.reads.databaseFor(auth.userId), moneyScope(auth), { ...(q.from_date ? { from: q.from_date } : {}), ...(q.to_date ? { to: q.to_date } : {}) }));
       },
     });
 

@@ -16,7 +16,7 @@ export const Invoice = Type.Object({
   status: Type.String(),
   job_uuid: Uuid(),
   job_reference: Type.String(),
-  vat_invoice_number: Nullable(Type.String({ description: "the number the VAT invoice carries (VAT Regulations 1995 reg. 14(1)(a)): the contractor's own (contractor_reference), SB-<supplier>-000001 for a self-billed invoice (one series per supplier), CN-000001 for a credit note; null while draft" })),
+  vat_invoice_number: Nullable(Type.String({ description: "the number the VAT invoice carries (VAT Regulations 1995 reg. 14(1)(a)): the contractor's own (contractor_reference), SB-<supplier>-000001 for a self-billed invoice (one series per supplier), for a credit note the contractor's own credit note number when it issued one (contractor_reference), else CN-000001; null while draft" })),
   contractor_uuid: Uuid(),
   contractor_name: Type.String(),
   contractor_reference: Nullable(Type.String({ description: "the contractor's own invoice number" })),
@@ -77,7 +77,15 @@ export const UpdateInvoiceBody = Type.Object({ lines: Type.Optional(LinesBody), 
 export type UpdateInvoiceInput = Static<typeof UpdateInvoiceBody>;
 export const VoidBody = Type.Object({ reason: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))) }, { additionalProperties: false });
 export const CreditNoteBody = Type.Object(
-  { lines: LinesBody, reason: Type.String({ minLength: 1, maxLength: 2000, description: 'why the invoice is credited; printed on the credit note' }) },
+  {
+    lines: LinesBody,
+    reason: Type.String({ minLength: 1, maxLength: 2000, description: 'why the invoice is credited; printed on the credit note' }),
+    contractor_reference: Type.Optional(Nullable(Type.String({
+      minLength: 1, maxLength: 60,
+      description: "the contractor's own credit note number, for a credit note the contractor issued against its own invoice (with supplier_invoice_date); never for a self-billed invoice, whose credit note is the agency's",
+    }))),
+    supplier_invoice_date: Type.Optional(Nullable(IsoDate("the date on the contractor's own credit note: with contractor_reference, not in the future, not before the invoice's own date"))),
+  },
   { additionalProperties: false },
 );
 export type CreditNoteInput = Static<typeof CreditNoteBody>;

@@ -64,11 +64,12 @@ export async function toInvoiceDtos(db: DbOrTrx, rows: repo.InvoiceRow[]): Promi
   const lines = await lrepo.linesOf(db, 'invoice_id', rows.map((r) => r.id));
   return rows.map((r) => {
     const credit = r.kind === 'credit_note';
-    const invoiceDate = r.issue_date === null ? null : credit ? r.issue_date : (r.supplier_invoice_date ?? r.issue_date);
+    // A document's own date: the contractor's (its invoice or credit note), else the issue date.
+    const invoiceDate = r.issue_date === null ? null : (r.supplier_invoice_date ?? r.issue_date);
     const credited = { contractor_reference: r.credited_contractor_reference, contractor_name: r.contractor_name, self_billing_number: r.credited_self_billing_number, number: r.credited_number };
     return {
     uuid: r.uuid, kind: r.kind, invoice_number: invoiceNumber(r.kind, r.number), status: r.status, job_uuid: r.job_uuid, job_reference: r.job_reference,
-    vat_invoice_number: credit ? invoiceNumber(r.kind, r.number) : r.issue_date === null ? null : ownNumber(r),
+    vat_invoice_number: credit ? (r.contractor_reference ?? invoiceNumber(r.kind, r.number)) : r.issue_date === null ? null : ownNumber(r),
     contractor_uuid: r.contractor_uuid, contractor_name: r.contractor_name, contractor_reference: r.contractor_reference, vat_registered: r.vat_registered,
     contractor_vat_number: r.contractor_vat_number, credited_invoice_uuid: r.credited_invoice_uuid,
     credited_invoice_number: credit ? ownNumber(credited) : null,
@@ -76,7 +77,7 @@ export async function toInvoiceDtos(db: DbOrTrx, rows: repo.InvoiceRow[]): Promi
     self_billed: (credit ? r.credited_contractor_reference : r.contractor_reference) === null,
     vat_treatment: r.vat_treatment as 'recharge' | 'disbursement',
     supplier_invoice_date: r.supplier_invoice_date, invoice_date: invoiceDate,
-    issue_date: r.issue_date, supply_date: r.supply_date, tax_point: credit ? r.issue_date : taxPoint(invoiceDate, r.supply_date), due_date: r.due_date,
+    issue_date: r.issue_date, supply_date: r.supply_date, tax_point: credit ? invoiceDate : taxPoint(invoiceDate, r.supply_date), due_date: r.due_date,
     payment_terms_days: r.payment_terms_days, net_pence: r.net_pence, vat_pence: r.vat_pence, gross_pence: r.gross_pence, paid_pence: r.paid_pence,
     credited_pence: r.credited_pence, outstanding_pence: r.kind === 'invoice' && r.status !== 'void' ? Math.max(0, r.gross_pence - r.paid_pence - r.credited_pence) : 0,
     refund_due_pence: r.kind === 'invoice' ? Math.max(0, r.paid_pence + r.credited_pence - r.gross_pence) : r.refund_due_pence,

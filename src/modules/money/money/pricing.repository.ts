@@ -132,6 +132,17 @@ export function selfBillingAgreement(db: DbOrTrx, contractorId: number) {
     .where('contractor_id', '=', contractorId).executeTakeFirst();
 }
 
+/**
+ * Forgets the check of a contractor's VAT registration on its self-billing agreement (the
+ * registration changed, so the check no longer holds: HMRC VAT Notice 700/62 paragraph 4.1).
+ * @returns whether an agreement carried a check
+ */
+export async function clearSelfBillingCheck(db: DbOrTrx, contractorId: number, now: Date): Promise<boolean> {
+  const r = await db.updateTable('self_billing_agreements').set({ vat_number_checked_on: null, updated_at: now })
+    .where('contractor_id', '=', contractorId).where('vat_number_checked_on', 'is not', null).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
 /** Records or replaces a contractor's self-billing agreement. */
 export async function saveSelfBillingAgreement(db: DbOrTrx, row: { uuid: string; agency_id: number; contractor_id: number; starts_on: string; ends_on: string; review_on: string; vat_number_checked_on: string | null }, now: Date) {
   const { uuid: _uuid, agency_id: _agency, contractor_id: _contractor, ...dates } = row;

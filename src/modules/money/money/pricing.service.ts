@@ -5,7 +5,7 @@
  */
 import type { AppDeps } from '../../../app-deps.ts';
 import type { Actor, AuthContext } from '../../../core/auth-context.ts';
-import { conflict, invalidParam, notFound } from '../../../core/errors.ts';
+import { AppError, conflict, invalidParam, notFound } from '../../../core/errors.ts';
 import { toIso } from '../../../lib/clock.ts';
 import { newUuid } from '../../../lib/crypto.ts';
 import { recordActivity } from '../../../core/activity/index.ts';
@@ -151,7 +151,9 @@ export async function saveSettings(deps: AppDeps, auth: AuthContext, actor: Acto
 
 /**
  * GET/PUT /api/pricing/contractors/{uuid}/vat: a contractor's VAT registration (no VAT is charged
- * on the quotes and invoices of one not registered).
+ * on the quotes and invoices of one not registered). A change of registration or number clears the
+ * `vat_number_checked_on` of its self-billing agreement, so the agency checks it again before
+ * self-billing (docs/money.md "Self-billing").
  * @throws 400 vat_number missing while registered, 403, 404 'Contractor not found'
  */
 export async function contractorVat(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input?: ContractorVatInput) {
@@ -164,8 +166,13 @@ export async function contractorVat(deps: AppDeps, auth: AuthContext, actor: Act
     if (input.registered && !input.vat_number) throw invalidParam('vat_number');
     const now = deps.clock.now();
     await deps.db.transaction().execute(async (trx) => {
-      await lrepo.upsertContractorVat(trx, contractor.id, input.registered, input.registered ? input.vat_number ?? null : null, now);
-      await recordActivity(trx, actor, now, { action: 'contractor.vat_update', resourceType: 'contractor', resourceId: contractor.id, agencyId: contractor.agency_id, details: { registered: input.registered } });
+      const before = await lrepo.contractorVat(trx, contractor.id);
+      const vatNumber = input.registered ? input.vat_number ?? null : null;
+      await lrepo.upsertContractorVat(trx, contractor.id, input.registered, vatNumber, now);
+      // A changed registration voids the check the self-billing agreement relies on (VAT Notice 700/62, 4.1): check it again before self-billing.
+      const changed = before.registered !== input.registered || before.vat_number !== vatNumber;
+      const uncheck = changed && (await repo.clearSelfBillingCheck(trx, contractor.id, now));
+      await recordActivity(trx, actor, now, { action: 'contractor.vat_update', resourceType: 'contractor', resourceId: contractor.id, agencyId: contractor.agency_id, details: { registered: input.registered, ...(uncheck ? { self_billing_check_cleared: true } : {}) } });
     });
   }
   const vat = await lrepo.contractorVat(deps.db, contractor.id);
@@ -173,17 +180,33 @@ export async function contractorVat(deps: AppDeps, auth: AuthContext, actor: Act
 }
 
 /**
- * Whether a self-billing agreement lets the agency self-bill on `today` (VAT Regulations 1995
- * reg. 13(3A); HMRC VAT Notice 700/62 paragraph 1.1, section 3 with 3.1 "Contents of agreements",
- * paragraph 4.1): within its start and expiry dates, not past its review date, and with the
- * contractor's VAT registration checked.
+ * The last day a self-billing agreement starting on `startsOn` may run to: the day before its first
+ * anniversary (2026-01-01 -> 2026-12-31; 2028-02-29 -> 2029-02-28). HMRC VAT Notice 700/62
+ * section 3 (self-billing agreements): an agreement runs for a set period, usually 12 months, and
+ * is reviewed and renewed rather than left open (docs/money.md "Self-billing").
+ */
+export function selfBillingLastDay(startsOn: string): string {
+  const [y, m, d] = startsOn.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y + 1, m - 1, d - 1)).toISOString().slice(0, 10);
+}
+
+/**
+ * Whether a self-billing agreement lets the agency self-bill an invoice dated `invoiceDate` (VAT
+ * Regulations 1995 reg. 13(3A); HMRC VAT Notice 700/62 paragraph 1.1, section 3 with 3.1
+ * "Contents of agreements", paragraph 4.1): within its start and expiry dates, of 12 months at
+ * most, not past its review date, and with the contractor's VAT registration checked on or before
+ * the invoice date.
+ * @param invoiceDate the self-billed invoice's date (ISO, London): the issue date
  * @returns null when it does, else what is wrong (for the issue's 400)
  */
-export function selfBillingProblem(a: { starts_on: string; ends_on: string; review_on: string; vat_number_checked_on: string | null } | undefined, today: string): string | null {
+export function selfBillingProblem(a: { starts_on: string; ends_on: string; review_on: string; vat_number_checked_on: string | null } | undefined, invoiceDate: string): string | null {
   if (!a) return 'a self-billing agreement with the contractor (PUT /api/pricing/contractors/{uuid}/self-billing)';
-  if (today < a.starts_on || today > a.ends_on) return `a self-billing agreement in force today (it runs ${a.starts_on} to ${a.ends_on})`;
-  if (today > a.review_on) return `the review of the self-billing agreement due ${a.review_on}`;
+  if (invoiceDate > a.ends_on) return `a self-billing agreement in force on ${invoiceDate} (the agreement expired on ${a.ends_on}: record a new one)`;
+  if (invoiceDate < a.starts_on) return `a self-billing agreement in force on ${invoiceDate} (the agreement starts on ${a.starts_on})`;
+  if (a.ends_on > selfBillingLastDay(a.starts_on)) return `a self-billing agreement of 12 months at most (this one runs ${a.starts_on} to ${a.ends_on}: record it again ending by ${selfBillingLastDay(a.starts_on)})`;
+  if (invoiceDate > a.review_on) return `the review of the self-billing agreement due ${a.review_on}`;
   if (a.vat_number_checked_on === null) return "a check of the contractor's VAT registration (vat_number_checked_on)";
+  if (a.vat_number_checked_on > invoiceDate) return `a check of the contractor's VAT registration on or before the invoice date ${invoiceDate} (it was checked on ${a.vat_number_checked_on})`;
   return null;
 }
 
@@ -193,7 +216,8 @@ export function selfBillingProblem(a: { starts_on: string; ends_on: string; revi
  * expiry dates; section 3: the agreement's review; paragraph 4.1: the supplier's VAT registration
  * number kept and checked). Without `input` it reads.
  * @returns the agreement, with `in_force_today`
- * @throws 400 ends_on before starts_on, review_on outside them, vat_number_checked_on in the future;
+ * @throws 400 ends_on before starts_on or more than 12 months after it (selfBillingLastDay), review_on
+ *   outside them, vat_number_checked_on in the future;
  *   403 (SysOps without an agency, contractors); 404 contractor or (read) no agreement
  */
 export async function selfBilling(deps: AppDeps, auth: AuthContext, actor: Actor, uuid: string, input?: SelfBillingAgreementInput): Promise<SelfBillingAgreementDto> {
@@ -205,6 +229,10 @@ export async function selfBilling(deps: AppDeps, auth: AuthContext, actor: Actor
   if (input) {
     ownAgency(auth);
     if (input.ends_on < input.starts_on) throw invalidParam('ends_on');
+    const lastDay = selfBillingLastDay(input.starts_on);
+    if (input.ends_on > lastDay) {
+      throw new AppError('invalid_parameter', `ends_on: a self-billing agreement runs 12 months at most (HMRC VAT Notice 700/62 section 3); one starting ${input.starts_on} ends by ${lastDay}: review it and record a new one after that`);
+    }
     if (input.review_on < input.starts_on || input.review_on > input.ends_on) throw invalidParam('review_on');
     if (input.vat_number_checked_on && input.vat_number_checked_on > today) throw invalidParam('vat_number_checked_on');
     await deps.db.transaction().execute(async (trx) => {

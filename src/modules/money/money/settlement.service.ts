@@ -5,7 +5,7 @@
  */
 import type { AppDeps } from '../../../app-deps.ts';
 import type { Actor, AuthContext } from '../../../core/auth-context.ts';
-import { conflict, forbidden, invalidParam } from '../../../core/errors.ts';
+import { AppError, conflict, forbidden, invalidParam } from '../../../core/errors.ts';
 import { toIso } from '../../../lib/clock.ts';
 import { newUuid } from '../../../lib/crypto.ts';
 import { emitEvent, type PeriodicTask } from '../../../events/index.ts';
@@ -105,14 +105,18 @@ export function creditBeyondCharged(
 
 /**
  * POST /api/invoices/{uuid}/credit-notes (staff): issues a credit note (next CN number, today)
- * against an issued, part-paid, overdue or paid invoice, at the invoice's VAT registration and the
+ * against an issued, part-paid, overdue or paid invoice; against a contractor's own invoice it may
+ * record the contractor's own credit note (`contractor_reference`, `supplier_invoice_date`: its
+ * number and date are then the credit note's own, VAT Regulations 1995 reg. 14(1)(a), (b)), at the invoice's VAT registration and the
  * rates of its own date, within what it charged per rate (creditBeyondCharged); credited in full the
  * invoice is `credited` (not paid). With
  * the reason it cites (HMRC VAT Notice 700, 18.2.6). The invoice's outstanding amount falls by the
  * credit's gross and it is paid when nothing is left; the part of the credit beyond what is
  * outstanding (an invoice already paid) is a refund the contractor owes (`refund_due_pence`).
  * @returns the credit note
- * @throws 400 lines, 403, 404, 409 invoice not creditable (draft, void, credited, credit note), credit
+ * @throws 400 lines; contractor_reference without supplier_invoice_date or the other way round, a
+ *   date in the future or before the invoice's own date, either against a self-billed invoice;
+ *   403, 404, 409 invoice not creditable (draft, void, credited, credit note), credit
  *   above what is left to credit (gross - credited so far), at a rate it did not charge or above
  *   what it charged at a rate
  */
@@ -123,11 +127,22 @@ export async function issueCreditNote(deps: AppDeps, auth: AuthContext, actor: A
   if (!reason) throw invalidParam('reason');
   const now = deps.clock.now();
   const today = isoDate(now);
+  const ownRef = input.contractor_reference?.trim() || null;
+  const ownDate = input.supplier_invoice_date ?? null;
+  if (ownRef !== null && ownDate === null) throw invalidParam("supplier_invoice_date (the date of the contractor's own credit note, with contractor_reference)");
+  if (ownDate !== null && ownRef === null) throw invalidParam("contractor_reference (the number of the contractor's own credit note, with supplier_invoice_date)");
+  if (ownDate !== null && ownDate > today) throw invalidParam('supplier_invoice_date (not in the future)');
   const id = await deps.db.transaction().execute(async (trx) => {
     const inv = await repo.lockInvoice(trx, found.id);
     const job = await repo.jobOf(trx, inv.job_id);
     assertStaffMayWrite(auth, job);
     if (inv.kind !== 'invoice' || !CREDITABLE.includes(inv.status)) throw conflict(`Credit notes are issued against issued invoices; this one is ${inv.status}`);
+    // The contractor's own credit note corrects its own invoice; a self-billed invoice is corrected by the agency's (VAT Notice 700/62, 4.1; VAT Notice 700, 18.2).
+    if (ownRef !== null && inv.contractor_reference === null) {
+      throw new AppError('bad_request', "A self-billed invoice is credited by the agency's own credit note: leave out contractor_reference and supplier_invoice_date");
+    }
+    const invoiceOwnDate = inv.supplier_date_text ?? inv.issue_text;
+    if (ownDate !== null && invoiceOwnDate !== null && ownDate < invoiceOwnDate) throw invalidParam(`supplier_invoice_date (on or after the invoice's own date ${invoiceOwnDate})`);
     // At the rates of the invoice's own date (the rates it charged), within what it charged per rate.
     const { lines, totals } = await computeLines(trx, inv.agency_id, inv.supplier_date_text ?? inv.issue_text ?? today, inv.vat_registered, input.lines);
     const creditable = inv.gross_pence - inv.credited_pence;
@@ -139,7 +154,7 @@ export async function issueCreditNote(deps: AppDeps, auth: AuthContext, actor: A
     const number = await repo.nextNumber(trx, inv.agency_id, 'credit_note_number');
     const cnId = await repo.insertInvoice(trx, {
       uuid: newUuid(), agency_id: inv.agency_id, job_id: inv.job_id, contractor_id: inv.contractor_id, kind: 'credit_note', credited_invoice_id: inv.id, number,
-      status: 'issued', contractor_reference: null, vat_treatment: inv.vat_treatment, vat_registered: inv.vat_registered, contractor_vat_number: inv.contractor_vat_number, payment_terms_days: 0,
+      status: 'issued', contractor_reference: ownRef, supplier_invoice_date: ownDate, vat_treatment: inv.vat_treatment, vat_registered: inv.vat_registered, contractor_vat_number: inv.contractor_vat_number, payment_terms_days: 0,
       issue_date: today, due_date: today, supply_date: today, ...totals, refund_due_pence: refund, notes: reason, created_by_user_id: auth.userId, issued_at: now, paid_at: null,
       overdue_at: null, voided_at: null, void_reason: null, created_at: now, updated_at: now,
     });

@@ -12,8 +12,9 @@ import type { AppDeps } from '../../../app-deps.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import type { AuthContext } from '../../../core/auth-context.ts';
 import { readAgency } from '../../../core/agency-scope.ts';
+import { AppError } from '../../../core/errors.ts';
 import {
-  EXPORT_MIME, QBO_INVOICE_COLUMNS, SAGE_AUDIT_COLUMNS, sheetCsv, sheetXlsx, SAGE_NOMINAL, sageAccountRef, sheetDate as date, sheetMoney as money, sheetQty as qty, sheetText as text,
+  EXPORT_MIME, QBO_CREDIT_NOTE_COLUMNS, QBO_INVOICE_COLUMNS, SAGE_AUDIT_COLUMNS, sheetCsv, sheetXlsx, SAGE_NOMINAL, sageAccountRef, sheetDate as date, sheetMoney as money, sheetQty as qty, sheetText as text,
   type AccountingPackage, type Sheet, type SheetCell,
 } from '../money/index.ts';
 import * as repo from './recharges.repository.ts';
@@ -84,9 +85,16 @@ function row(pkg: AccountingPackage, r: repo.RechargeRow, l: SalesLine): SheetCe
     ];
   }
   if (pkg === 'quickbooks') {
-    const memo = credit ? `Credit ${number} against ${original ?? '-'}` : r.job_reference;
+    const item = text(l.fee ? 'Management fee' : 'Recharge');
+    // A credit note is a document of its own in QuickBooks (QBO_CREDIT_NOTE_COLUMNS), amounts positive.
+    if (credit) {
+      return [
+        text(number), text(r.landlord_name), date(r.recharge_date), text(''), text(`Credit ${number} against ${original ?? '-'}`), item,
+        text(l.description), qty(1), money(-l.net), money(-l.net), text(tax), money(-l.vat), text('GBP'), date(r.recharge_date),
+      ];
+    }
     return [
-      text(number), text(r.landlord_name), date(r.recharge_date), date(r.recharge_date), text(''), text(''), text(memo), text(l.fee ? 'Management fee' : 'Recharge'),
+      text(number), text(r.landlord_name), date(r.recharge_date), date(r.recharge_date), text(''), text(''), text(r.job_reference), item,
       text(l.description), qty(1), money(l.net), money(l.net), text(tax), money(l.vat), text('GBP'), date(r.recharge_date),
     ];
   }
@@ -97,18 +105,31 @@ function row(pkg: AccountingPackage, r: repo.RechargeRow, l: SalesLine): SheetCe
   ];
 }
 
+/** Which documents a sales export holds: both, the invoices (recharges) or the credit notes (recharge credits). */
+export type SalesDocuments = 'all' | 'invoices' | 'credit_notes';
+
 /**
  * The active recharges of the filter as sales invoices and credit notes in the package's layout.
+ * QuickBooks Online imports invoices and credit notes with two tools (its invoice import refuses a
+ * negative total), so for it `documents` is `invoices` or `credit_notes` and the credit notes have
+ * their own columns (QBO_CREDIT_NOTE_COLUMNS) with positive amounts.
  * @param f agency (null: every agency), recharge dates from/to
+ * @param documents which documents (default: all; QuickBooks: invoices)
+ * @throws 400 documents=all for quickbooks
  */
-export async function rechargesSheet(db: DbOrTrx, pkg: AccountingPackage, f: repo.RechargeFilter): Promise<Sheet> {
-  const columns = pkg === 'xero' ? XERO_SALES_COLUMNS : pkg === 'quickbooks' ? QBO_INVOICE_COLUMNS : SAGE_AUDIT_COLUMNS;
+export async function rechargesSheet(db: DbOrTrx, pkg: AccountingPackage, f: repo.RechargeFilter, documents?: SalesDocuments): Promise<Sheet> {
+  const docs = documents ?? (pkg === 'quickbooks' ? 'invoices' : 'all');
+  if (pkg === 'quickbooks' && docs === 'all') {
+    throw new AppError('bad_request', 'QuickBooks Online imports invoices and credit notes separately: ask for documents=invoices or documents=credit_notes');
+  }
+  const columns = pkg === 'xero' ? XERO_SALES_COLUMNS : pkg === 'quickbooks' ? (docs === 'credit_notes' ? QBO_CREDIT_NOTE_COLUMNS : QBO_INVOICE_COLUMNS) : SAGE_AUDIT_COLUMNS;
+  const wanted = (r: repo.RechargeRow) => docs === 'all' || (docs === 'credit_notes') === (r.kind === 'credit');
   const rows: SheetCell[][] = [];
   let after = 0;
   for (;;) {
     const page = await repo.rechargePage(db, { ...f, activeOnly: true }, after, PAGE);
     if (page.length === 0) break;
-    for (const r of page) for (const l of linesOf(r)) rows.push(row(pkg, r, l));
+    for (const r of page) if (wanted(r)) for (const l of linesOf(r)) rows.push(row(pkg, r, l));
     after = page[page.length - 1]!.id;
   }
   return { columns, rows };
@@ -117,11 +138,15 @@ export async function rechargesSheet(db: DbOrTrx, pkg: AccountingPackage, f: rep
 /**
  * GET /api/recharges/export/{package}: the agency's active recharges (SysOps: every agency's)
  * dated in the range, as sales invoices and credit notes for Xero, QuickBooks Online or Sage 50.
- * @returns the file bytes, MIME type and name (`<package>-sales.<format>`)
+ * QuickBooks: invoices by default, credit notes with documents=credit_notes (rechargesSheet).
+ * @returns the file bytes, MIME type and name (`<package>-sales.<format>`, `-sales-credit-notes` for credit notes)
+ * @throws 400 documents=all for quickbooks
  */
-export async function rechargeExport(deps: AppDeps, auth: AuthContext, pkg: AccountingPackage, q: { from_date?: string; to_date?: string; format?: 'csv' | 'xlsx' }) {
-  const sheet = await rechargesSheet(deps.db, pkg, { agencyId: readAgency(auth), ...(q.from_date ? { from: q.from_date } : {}), ...(q.to_date ? { to: q.to_date } : {}) });
+export async function rechargeExport(deps: AppDeps, auth: AuthContext, pkg: AccountingPackage, q: { from_date?: string; to_date?: string; format?: 'csv' | 'xlsx'; documents?: SalesDocuments }) {
+  // An export may lag: on the read replica when there is one (docs/operations.md "Read replicas").
+  const sheet = await deps.reads.mayLag(auth.userId, (db) => rechargesSheet(db, pkg, { agencyId: readAgency(auth), ...(q.from_date ? { from: q.from_date } : {}), ...(q.to_date ? { to: q.to_date } : {}) }, q.documents));
   const format = q.format ?? 'csv';
   const body = format === 'xlsx' ? await sheetXlsx(sheet, `${pkg} sales`) : sheetCsv(sheet);
-  return { body, mime: EXPORT_MIME[format], filename: `${pkg}-sales.${format}` };
+  const what = q.documents === 'credit_notes' ? 'sales-credit-notes' : 'sales';
+  return { body, mime: EXPORT_MIME[format], filename: `${pkg}-${what}.${format}` };
 }

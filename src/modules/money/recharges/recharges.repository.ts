@@ -52,11 +52,11 @@ export async function cancelRecharges(db: DbOrTrx, invoiceId: number, now: Date)
 
 const RECHARGE_COLUMNS = [
   'r.id', 'r.uuid', 'r.agency_id', 'r.number', 'r.kind', 'r.status', 'r.share_bp', 'r.cost_net_pence', 'r.cost_vat_pence', 'r.fee_net_pence', 'r.fee_vat_pence',
-  'r.fee_vat_rate_bp', 'r.total_pence', 'r.created_at', 'r.cancelled_at', 'l.uuid as landlord_uuid', 'l.name as landlord_name', 'l.email as landlord_email',
+  'r.fee_vat_rate_bp', 'r.total_pence', 'r.created_at', 'r.cancelled_at', 'l.uuid as landlord_uuid', 'l.email as landlord_email',
   'a.uuid as address_uuid', 'a.line1 as address_line1', 'a.town as address_town', 'a.postcode as address_postcode', 'j.uuid as job_uuid',
   'j.reference as job_reference', 'j.title as job_title', 'i.uuid as invoice_uuid', 'i.kind as invoice_kind', 'i.number as invoice_number',
   'c.company_name as contractor_name', 'ci.number as credited_number', 'r.invoice_id', 'orr.number as original_number',
-  'l.address_line1 as landlord_line1', 'l.address_town as landlord_town', 'l.address_postcode as landlord_postcode', 'r.vat_treatment', 'r.cost_lines',
+  'r.vat_treatment', 'r.cost_lines',
   'i.contractor_reference', 'i.self_billing_number',
 ] as const;
 
@@ -64,6 +64,8 @@ const RECHARGE_COLUMNS = [
 function rechargeQuery(db: DbOrTrx) {
   return db.selectFrom('landlord_recharges as r')
     .innerJoin('landlords as l', 'l.id', 'r.landlord_id')
+    // An erased landlord's VAT documents keep the name and address, restricted (docs/gdpr.md "Landlords").
+    .leftJoin('landlord_restricted_particulars as lr', 'lr.landlord_id', 'r.landlord_id')
     .innerJoin('addresses as a', 'a.id', 'r.address_id')
     .innerJoin('jobs as j', 'j.id', 'r.job_id')
     .innerJoin('invoices as i', 'i.id', 'r.invoice_id')
@@ -71,6 +73,10 @@ function rechargeQuery(db: DbOrTrx) {
     .leftJoin('invoices as ci', 'ci.id', 'i.credited_invoice_id')
     .leftJoin('landlord_recharges as orr', (join) => join.onRef('orr.invoice_id', '=', 'i.credited_invoice_id').onRef('orr.landlord_id', '=', 'r.landlord_id').on('orr.kind', '=', 'recharge'))
     .select(RECHARGE_COLUMNS)
+    .select((eb) => [
+      eb.fn.coalesce('lr.name', 'l.name').as('landlord_name'), eb.fn.coalesce('lr.address_line1', 'l.address_line1').as('landlord_line1'),
+      eb.fn.coalesce('lr.address_town', 'l.address_town').as('landlord_town'), eb.fn.coalesce('lr.address_postcode', 'l.address_postcode').as('landlord_postcode'),
+    ])
     .select(sql<string>`r.recharge_date::text`.as('recharge_date'));
 }
 export type RechargeRow = Awaited<ReturnType<typeof listRecharges>>['rows'][number];

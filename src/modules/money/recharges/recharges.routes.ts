@@ -50,12 +50,12 @@ export function rechargesRoutes(deps: AppDeps) {
       handler: async (request) => ok(await svc.updateSettings(deps, requireAuth(request), actorOf(request), request.body), 'Recharge settings saved'),
     });
 
-    /** GET /api/recharges/export/{package}: recharges as sales invoices for Xero, QuickBooks Online or Sage 50. */
+    /** GET /api/recharges/export/{package}: recharges as sales invoices (and credits as credit notes) for Xero, QuickBooks Online or Sage 50. */
     app.get('/api/recharges/export/:package', {
       config: { permission: 'api.invoices.export' },
       schema: {
         tags, summary: 'Export recharges as sales invoices for Xero, QuickBooks Online or Sage 50',
-        description: "In the package's own import layout (docs/money.md \"Exports\"): per recharge a line for the cost passed on and one for the fee with its VAT; credits as credit notes naming the recharge they correct. format=csv (DD/MM/YYYY dates, decimal pounds) or xlsx (date cells, numbers).",
+        description: "In the package's own import layout (docs/money.md \"Exports\"): per recharge a line for the cost passed on and one for the fee with its VAT; credits as credit notes naming the recharge they correct (QuickBooks imports them apart: documents=credit_notes, positive amounts; its default is documents=invoices, and documents=all is 400 there). format=csv (DD/MM/YYYY dates, decimal pounds) or xlsx (date cells, numbers).",
         params: RechargeExportParams, querystring: RechargeExportQuery,
         response: responses(fileResponse(['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], 'the export as CSV or XLSX'), [400, 401, 403, 429]),
       },

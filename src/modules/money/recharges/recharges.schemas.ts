@@ -175,6 +175,10 @@ export const RechargeExportQuery = Type.Object(
     from_date: Type.Optional(IsoDate('recharge date on or after')),
     to_date: Type.Optional(IsoDate('recharge date on or before')),
     format: Type.Optional(Type.Unsafe<'csv' | 'xlsx'>({ type: 'string', enum: ['csv', 'xlsx'], default: 'csv', description: 'csv (default) or xlsx' })),
+    documents: Type.Optional(Type.Unsafe<'all' | 'invoices' | 'credit_notes'>({
+      type: 'string', enum: ['all', 'invoices', 'credit_notes'],
+      description: 'which documents: all (the default for xero and sage: credits are negative in Xero, SC in Sage), invoices (the default for quickbooks) or credit_notes (QuickBooks imports credit notes apart, amounts positive; all is 400 there)',
+    })),
   },
   { additionalProperties: false },
 );

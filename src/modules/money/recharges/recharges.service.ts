@@ -22,7 +22,7 @@ import { daysBetween, londonDate } from '../../../lib/london-time.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { recordActivity } from '../../../core/activity/index.ts';
 import { visibleJob } from '../../jobs/jobs/index.ts';
-import { getLandlordRow, ownersOfAddress } from '../landlords/index.ts';
+import { getLandlordRow, ownersOfAddress, vatParticularsOf } from '../landlords/index.ts';
 import { divRoundHalfUp, invoiceNumber, moneySettings, vatRatesOn } from '../money/index.ts';
 import * as repo from './recharges.repository.ts';
 import type { LedgerEntryDto, LedgerEntryInput, ListRechargesFilter, RechargeDto, RechargeSettingsDto, RechargeSettingsInput, StatementDto, StatementFilter, StatementLineDto, StatementTotals } from './recharges.schemas.ts';
@@ -290,7 +290,9 @@ export async function statement(deps: AppDeps, auth: AuthContext, landlordUuid: 
   }
   const properties = [...byProperty.values()];
   for (const p of properties) p.totals = totalsOf(p.lines);
-  const address = [landlord.address_line1, landlord.address_line2, landlord.address_town, landlord.address_postcode].filter(Boolean).join(', ');
+  // An erased landlord's statement (a VAT record) carries the restricted name and address (docs/gdpr.md "Landlords").
+  const party = (landlord.erased_at !== null ? await vatParticularsOf(deps.db, landlord.id) : undefined) ?? landlord;
+  const address = [party.address_line1, party.address_line2, party.address_town, party.address_postcode].filter(Boolean).join(', ');
   const agencyAddress = [agency.registered_line1, agency.registered_line2, agency.registered_town, agency.registered_postcode].filter(Boolean).join(', ');
   const all = properties.flatMap((p) => p.lines);
   const charges = all.filter((l) => l.kind !== 'credit').reduce((s, l) => s + l.total_pence, 0);
@@ -302,7 +304,7 @@ export async function statement(deps: AppDeps, auth: AuthContext, landlordUuid: 
   const vatInvoices = vatNumber === null ? [] : rows.filter((r) => r.fee_vat_pence !== 0 || r.vat_treatment === 'recharge')
     .map((r) => vatInvoiceOf(toRechargeDto(r), r.original_number === null ? null : rechargeNumber('recharge', r.original_number)));
   return {
-    landlord_uuid: landlord.uuid, landlord_name: landlord.name, landlord_address: address || null, agency_name: agency.legal_name ?? agency.name,
+    landlord_uuid: landlord.uuid, landlord_name: party.name, landlord_address: address || null, agency_name: agency.legal_name ?? agency.name,
     agency_address: agencyAddress || null, agency_vat_number: vatNumber, from_date: q.from_date, to_date: q.to_date,
     opening_balance_pence: opening, charges_pence: charges, credits_pence: credits, payments_from_landlord_pence: from, payments_to_landlord_pence: to,
     closing_balance_pence: opening + charges + credits - from + to, payments, vat_invoices: vatInvoices, properties, totals: totalsOf(all),

@@ -12,7 +12,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../../app-deps.ts';
 import { DataEnvelope, ok, responses } from '../../../http/envelope.ts';
-import { sendLinkHtml, sendLinkRefusal, wantsHtml } from '../../../http/link-pages.ts';
+import { linkPageResponses, sendLinkHtml, sendLinkRefusal, wantsHtml } from '../../../http/link-pages.ts';
 import { CsrfOnlyBody } from '../../../http/optional-body.ts';
 import { AppError } from '../../../core/errors.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
@@ -29,7 +29,6 @@ import { actByToken, listJobLinks, photoByToken, revokeWorksOrderLink, sendWorks
 import { UuidParams } from '../../../http/schema-primitives.ts';
 
 const TAGS = ['works-orders'];
-const Html = Type.String({ description: 'text/html page for the contractor' });
 
 /** A refused link: the page to a browser, the error envelope to anything else (src/http/link-pages.ts). */
 const sendRefusal = (request: FastifyRequest, reply: FastifyReply, why: LinkRefusal) => sendLinkRefusal(request, reply, refusedPage(why));
@@ -174,7 +173,7 @@ export function worksOrdersRoutes(deps: AppDeps) {
           summary: "The contractor's works-order or quote page (signed link, no account)",
           description: `HTML, phone-sized: the job and a form per action its state allows. Opening changes nothing. ${LINK_DESCRIPTION}`,
           params: LinkParams,
-          response: responses(Html, [400, 409, 410, 429]),
+          response: linkPageResponses(null, [400, 409, 410, 429]),
         },
         handler: async (request, reply) => {
           const v = await viewByToken(deps, request.params.token, quoteLinkView);
@@ -211,7 +210,7 @@ export function worksOrdersRoutes(deps: AppDeps) {
             `A browser gets the page again with the outcome; a refused action (400, 409) shows its message on the page with that status. ${LINK_DESCRIPTION}`,
           params: LinkParams,
           body: LinkActionBody,
-          response: responses(Type.Union([Html, DataEnvelope(LinkView)]), [400, 409, 410, 429]),
+          response: linkPageResponses(DataEnvelope(LinkView), [400, 409, 410, 429]),
         },
         handler: async (request, reply) => {
           const token = request.params.token;
@@ -231,7 +230,7 @@ export function worksOrdersRoutes(deps: AppDeps) {
           description: `multipart/form-data with \`file\` (JPEG, PNG, WebP or HEIC from the bytes, within the photo size limit: 413 above) and optional \`description\`; runs the portal's upload as the link's contractor. ${LINK_DESCRIPTION}`,
           params: LinkParams,
           consumes: ['multipart/form-data'],
-          response: responses(Type.Union([Html, DataEnvelope(LinkView)]), [400, 409, 410, 413, 429]),
+          response: linkPageResponses(DataEnvelope(LinkView), [400, 409, 410, 413, 429]),
         },
         handler: async (request, reply) => {
           const token = request.params.token;

@@ -110,8 +110,8 @@ export async function findBranchRef(db: DbOrTrx, uuid: string, agencyId: number 
 
 /** findBranchRef's statement, run by every job creation: named and prepared (src/db/prepared.ts). */
 const BRANCH_REF = new PreparedQuery('branch_ref', (db, shape: 'any' | 'agency', p: Params<{ uuid: string; agencyId?: number }>) => {
-  const q = db.selectFrom('branches').select(['id', 'agency_id', 'closed_at']).where('uuid', '=', p.uuid);
-  return shape === 'agency' ? q.where('agency_id', '=', p.agencyId) : q;
+  const q = db.selectFrom('branches').select(['id', 'agency_id', 'closed_at']).where('uuid', '=', p('uuid'));
+  return shape === 'agency' ? q.where('agency_id', '=', p('agencyId')) : q;
 });
 
 /** One branch by id (any agency), or undefined. */

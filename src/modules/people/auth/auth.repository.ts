@@ -91,7 +91,7 @@ export async function findTokenWithIdentity(db: DbOrTrx, tokenHash: string): Pro
 export type TokenRow = NonNullable<Awaited<ReturnType<ReturnType<typeof tokenQuery>['executeTakeFirst']>>>;
 
 /** The token lookup of findTokenWithIdentity (src/db/prepared.ts). */
-const TOKEN_WITH_IDENTITY = new PreparedQuery('find_token', (db, _shape: 'one', p: Params<{ tokenHash: string }>) => tokenQuery(db, p.tokenHash));
+const TOKEN_WITH_IDENTITY = new PreparedQuery('find_token', (db, _shape: 'one', p: Params<{ tokenHash: string }>) => tokenQuery(db, p('tokenHash')));
 
 function tokenQuery(db: DbOrTrx, tokenHash: Value<string>) {
   return db

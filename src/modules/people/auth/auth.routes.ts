@@ -11,8 +11,11 @@ import { issueCsrfToken } from '../../../http/csrf.ts';
 import { DataEnvelope, MessageEnvelope, done, ok, responses } from '../../../http/envelope.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
 import { getMe } from './me.service.ts';
-import { LoginBody, LoginResult, Me, MobileAuthBody, SessionStarted, TokenData } from './auth.schemas.ts';
-import { issueMobileToken, LIFETIMES, login, revokeCurrentToken, SESSION_COOKIE, startSession, type LoginGuard } from './auth.service.ts';
+import { LoginBody, LoginResult, Me, MobileAuthBody, MobileTokenData, SessionStarted, TokenData } from './auth.schemas.ts';
+import { invalidParam } from '../../../core/errors.ts';
+import type { FactorAnswer } from './two-factor.service.ts';
+import { twoFactorRoutes } from './two-factor.routes.ts';
+import { issueLogin, issueMobile, issueMobileToken, issueSession, LIFETIMES, login, passSignInFactor, revokeCurrentToken, SESSION_COOKIE, startSession, type LoginGuard } from './auth.service.ts';
 
 function meta(request: FastifyRequest) {
   const ua = request.headers['user-agent'];
@@ -29,6 +32,24 @@ function setSession(deps: AppDeps, reply: FastifyReply, token: string, rememberM
   });
 }
 
+type SignInBody = { email?: string | undefined; password?: string | undefined; challenge?: string | undefined; code?: string | undefined; recovery_code?: string | undefined; passkey?: object | undefined };
+
+/**
+ * Which call of a sign-in a body is (docs/api.md "Additions: the second factor"): the second when it
+ * carries a challenge (and no e-mail or password), else the first, which needs e-mail and password.
+ * @throws 400 naming the first missing or misplaced field
+ */
+function callOf(body: SignInBody): { answer: FactorAnswer } | { creds: { email: string; password: string } } {
+  if (body.challenge !== undefined) {
+    if (body.email !== undefined || body.password !== undefined) throw invalidParam(body.email !== undefined ? 'email' : 'password');
+    return { answer: { challenge: body.challenge, code: body.code, recovery_code: body.recovery_code, passkey: body.passkey as Record<string, unknown> | undefined } };
+  }
+  if (body.code !== undefined || body.recovery_code !== undefined || body.passkey !== undefined) throw invalidParam('challenge');
+  if (body.email === undefined) throw invalidParam('email');
+  if (body.password === undefined) throw invalidParam('password');
+  return { creds: { email: body.email, password: body.password } };
+}
+
 function clearSession(deps: AppDeps, reply: FastifyReply) {
   void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, secure: deps.config.cookieSecure, sameSite: 'lax' });
 }
@@ -39,6 +60,7 @@ function clearSession(deps: AppDeps, reply: FastifyReply) {
  */
 export function authRoutes(deps: AppDeps, guard: LoginGuard) {
   return async function plugin(app: App): Promise<void> {
+    await twoFactorRoutes(deps)(app);
     /** POST /api/auth/login (spec 4.1): 90-day bearer token plus a browser session cookie. */
     app.post('/api/auth/login', {
       config: { permission: 'public', csrf: false, failClosed: true },
@@ -54,12 +76,16 @@ export function authRoutes(deps: AppDeps, guard: LoginGuard) {
         response: responses(LoginResult, [400, 401, 403, 429, 503]),
       },
       handler: async (request, reply) => {
-        const result = await login(
-          deps,
-          guard,
-          { email: request.body.email, password: request.body.password, rememberMe: request.body.remember_me === true },
-          meta(request),
-        );
+        const call = callOf(request.body);
+        let recoveryCodes: string[] | undefined;
+        let result;
+        if ('answer' in call) {
+          const passed = await passSignInFactor(deps, guard, call.answer, 'login', meta(request));
+          result = await issueLogin(deps, passed.account, { rememberMe: passed.rememberMe }, meta(request));
+          recoveryCodes = passed.recoveryCodes;
+        } else {
+          result = await login(deps, guard, { ...call.creds, rememberMe: request.body.remember_me === true }, meta(request));
+        }
         setSession(deps, reply, result.sessionToken, result.rememberMe);
         return {
           success: true as const,
@@ -69,6 +95,7 @@ export function authRoutes(deps: AppDeps, guard: LoginGuard) {
           user: result.user,
           usage: 'Send the token on every request as the header "Authorization: Bearer <token>". ' +
             'Fetch a CSRF token from GET /api/security/csrf-token before each POST, PUT or DELETE.',
+          ...(recoveryCodes ? { recovery_codes: recoveryCodes } : {}),
         };
       },
     });
@@ -91,14 +118,21 @@ export function authRoutes(deps: AppDeps, guard: LoginGuard) {
         response: responses(DataEnvelope(SessionStarted), [400, 401, 403, 429, 503]),
       },
       handler: async (request, reply) => {
-        const result = await startSession(
-          deps,
-          guard,
-          { email: request.body.email, password: request.body.password, rememberMe: request.body.remember_me === true },
-          meta(request),
-        );
+        const call = callOf(request.body);
+        let recoveryCodes: string[] | undefined;
+        let result;
+        if ('answer' in call) {
+          const passed = await passSignInFactor(deps, guard, call.answer, 'session', meta(request));
+          result = await issueSession(deps, passed.account, { rememberMe: passed.rememberMe }, meta(request));
+          recoveryCodes = passed.recoveryCodes;
+        } else {
+          result = await startSession(deps, guard, { ...call.creds, rememberMe: request.body.remember_me === true }, meta(request));
+        }
         setSession(deps, reply, result.sessionToken, result.rememberMe);
-        return ok({ expires_at: result.sessionExpiresAt.toISOString(), remember_me: result.rememberMe, user: result.user }, 'Signed in');
+        return ok(
+          { expires_at: result.sessionExpiresAt.toISOString(), remember_me: result.rememberMe, user: result.user, ...(recoveryCodes ? { recovery_codes: recoveryCodes } : {}) },
+          'Signed in',
+        );
       },
     });
 
@@ -133,10 +167,19 @@ export function authRoutes(deps: AppDeps, guard: LoginGuard) {
         summary: 'Issue a long-lived (one year) bearer token for a mobile app or API client',
         description: 'Revokes nothing. No CSRF token needed.',
         body: MobileAuthBody,
-        response: responses(DataEnvelope(TokenData), [400, 401, 403, 429, 503]),
+        response: responses(DataEnvelope(MobileTokenData), [400, 401, 403, 429, 503]),
       },
       handler: async (request) => {
-        const result = await issueMobileToken(deps, guard, request.body, meta(request));
+        const call = callOf(request.body);
+        if ('answer' in call) {
+          const passed = await passSignInFactor(deps, guard, call.answer, 'mobile', meta(request));
+          const result = await issueMobile(deps, passed.account, meta(request));
+          return ok(
+            { token: result.token, expires_at: result.expiresAt.toISOString(), ...(passed.recoveryCodes ? { recovery_codes: passed.recoveryCodes } : {}) },
+            'Token issued',
+          );
+        }
+        const result = await issueMobileToken(deps, guard, call.creds, meta(request));
         return ok({ token: result.token, expires_at: result.expiresAt.toISOString() }, 'Token issued');
       },
     });

@@ -14,6 +14,10 @@ import { verifyAgainstDummy, verifyPassword } from '../../../lib/passwords.ts';
 import { recordActivity } from '../../../core/activity/index.ts';
 import * as repo from './auth.repository.ts';
 import { TokenCache } from './token-cache.ts';
+import { SSO_REQUIRED, ssoRequired } from './sso-policy.ts';
+import type { TokenKind } from '../../../db/schema.ts';
+import { checkPasskey } from './passkeys.service.ts';
+import { accountById, passSecondFactor, requireSecondFactor, staleChallenge, type FactorAnswer } from './two-factor.service.ts';
 
 /** Lifetimes in seconds (spec 3, 5.2, 8). */
 export const LIFETIMES = {
@@ -96,6 +100,22 @@ async function checkCredentials(deps: AppDeps, guard: LoginGuard, creds: Credent
     });
     throw new AppError('invalid_credentials');
   }
+  // The password was right: whatever the account rules decide, this was no failed guess. A refusal
+  // (blocked, disabled, suspended) counted as one would throttle the account and trip the automatic
+  // block of the address, so the login would still be refused after the block is lifted.
+  await limiter.reset(keys.account, rl.loginAccountFailures, rl.loginWindowS);
+  await limiter.refund(keys.ip, rl.loginIpFailures, rl.loginWindowS);
+  await assertMaySignIn(deps, guard, account, meta, event);
+  return account;
+}
+
+/**
+ * The account rules every sign-in checks once the credential is right (password, second factor or
+ * passkey): active account, agency not suspended, not blacklisted, the playground's roles.
+ * @throws 403 (logged as `<event>_refused` with the reason)
+ */
+async function assertMaySignIn(deps: AppDeps, guard: LoginGuard, account: AccountRow, meta: RequestMeta, event: string): Promise<void> {
+  const { config, clock, db } = deps;
   const refuse = async (reason: string, message: string) => {
     await recordActivity(db, meta, clock.now(), {
       action: `${event}_refused`,
@@ -111,12 +131,10 @@ async function checkCredentials(deps: AppDeps, guard: LoginGuard, creds: Credent
   if (account.status !== 'active') await refuse('disabled', 'This account is disabled');
   if (account.agency_suspended_at !== null) await refuse('agency_suspended', AGENCY_SUSPENDED);
   if (await guard.accountBlocked(account.id)) await refuse('blacklisted', 'Access denied');
+  if (await ssoRequired(deps, account.id)) await refuse('sso_required', SSO_REQUIRED);
   if (config.playground && !['sysops', 'api'].includes(account.role_code)) {
     await refuse('playground', 'Only SysOps and API accounts may log in on the API playground');
   }
-  await limiter.reset(keys.account, rl.loginAccountFailures, rl.loginWindowS);
-  await limiter.refund(keys.ip, rl.loginIpFailures, rl.loginWindowS);
-  return account;
 }
 
 export interface LoginResult {
@@ -141,6 +159,12 @@ export const SUPERSEDED = 'superseded by a new login';
  */
 export async function login(deps: AppDeps, guard: LoginGuard, creds: Credentials & { rememberMe: boolean }, meta: RequestMeta): Promise<LoginResult> {
   const account = await checkCredentials(deps, guard, creds, meta, 'auth.login');
+  await requireSecondFactor(deps, account, 'login', creds.rememberMe, meta);
+  return issueLogin(deps, account, creds, meta);
+}
+
+/** Issues the token and session of POST /api/auth/login to an account whose sign-in passed (see `login`). */
+export async function issueLogin(deps: AppDeps, account: AccountRow, creds: { rememberMe: boolean }, meta: RequestMeta): Promise<LoginResult> {
   const now = deps.clock.now();
   const token = newToken();
   const sessionToken = newToken();
@@ -197,6 +221,12 @@ export interface SessionResult {
  */
 export async function startSession(deps: AppDeps, guard: LoginGuard, creds: Credentials & { rememberMe: boolean }, meta: RequestMeta): Promise<SessionResult> {
   const account = await checkCredentials(deps, guard, creds, meta, 'auth.session');
+  await requireSecondFactor(deps, account, 'session', creds.rememberMe, meta);
+  return issueSession(deps, account, creds, meta);
+}
+
+/** Issues the browser session of POST /api/auth/session to an account whose sign-in passed (see `startSession`). */
+export async function issueSession(deps: AppDeps, account: AccountRow, creds: { rememberMe: boolean }, meta: RequestMeta): Promise<SessionResult> {
   const now = deps.clock.now();
   const sessionToken = newToken();
   const sessionExpiresAt = addSeconds(now, creds.rememberMe ? LIFETIMES.rememberMe : LIFETIMES.session);
@@ -231,6 +261,12 @@ export async function startSession(deps: AppDeps, guard: LoginGuard, creds: Cred
  */
 export async function issueMobileToken(deps: AppDeps, guard: LoginGuard, creds: Credentials, meta: RequestMeta) {
   const account = await checkCredentials(deps, guard, creds, meta, 'auth.mobile_token');
+  await requireSecondFactor(deps, account, 'mobile', false, meta);
+  return issueMobile(deps, account, meta);
+}
+
+/** Issues the one-year token of POST /api/security/mobile-auth to an account whose sign-in passed. */
+export async function issueMobile(deps: AppDeps, account: AccountRow, meta: RequestMeta) {
   const now = deps.clock.now();
   const token = newToken();
   const expiresAt = addSeconds(now, LIFETIMES.mobile);
@@ -255,6 +291,23 @@ export async function issueMobileToken(deps: AppDeps, guard: LoginGuard, creds: 
     });
   });
   return { token, expiresAt };
+}
+
+/**
+ * The second call of a sign-in that answered 401 `second_factor_required` (or a password-less
+ * passkey sign-in): checks the answer (two-factor.service.ts passSecondFactor), then the account
+ * rules again, and hands back the account for the endpoint to issue its credential
+ * (docs/api.md "Additions: the second factor").
+ * @returns the account, remember_me and, after a forced enrolment, the recovery codes (shown once)
+ * @throws 400, 401 second_factor, 403 as assertMaySignIn, 429
+ */
+export async function passSignInFactor(deps: AppDeps, guard: LoginGuard, answer: FactorAnswer, credential: TokenKind, meta: RequestMeta) {
+  const passed = await passSecondFactor(deps, answer, credential, meta, checkPasskey);
+  const account = await accountById(deps, passed.userId);
+  if (!account) throw staleChallenge();
+  const event = credential === 'session' ? 'auth.session' : credential === 'login' ? 'auth.login' : 'auth.mobile_token';
+  await assertMaySignIn(deps, guard, account, meta, event);
+  return { account, rememberMe: passed.rememberMe, recoveryCodes: passed.recoveryCodes };
 }
 
 /**

@@ -4,7 +4,9 @@
  * (docs/architecture.md, module rule).
  */
 export { authRoutes } from './auth.routes.ts';
+export { ssoRoutes } from './sso.routes.ts';
 export { findUserByEmail, revokeLogin, revokeUserTokens } from './auth.repository.ts';
 export { PermissionsData } from './auth.schemas.ts';
 export { LIFETIMES, SESSION_COOKIE, authenticate, cachedAccountOf, createTokenCache, type LoginGuard, type TokenLookupCache } from './auth.service.ts';
 export { resolvedPermissions } from './me.service.ts';
+export { countTotpSecretsForBackfill, sealTotpSecretsBatch } from './two-factor.service.ts';

@@ -13,6 +13,7 @@ export const CERT_TYPES = {
   fensa: 'FENSA',
   chas: 'CHAS',
   public_liability: 'Public liability insurance',
+  employers_liability: "Employer's liability insurance",
 } as const;
 export type CertType = keyof typeof CERT_TYPES;
 export const CERT_TYPE_CODES = Object.keys(CERT_TYPES) as CertType[];
@@ -83,4 +84,54 @@ export function certificateVerdict(certs: readonly CertFact[], tradeCode: string
     return { ok: false, required: true, reason: `Contractor's ${certName(future.cert_type)} certificate is not valid until ${future.issued_on}` };
   }
   return { ok: false, required: true, reason: `Contractor has no ${requiredText(required)} certificate` };
+}
+
+/**
+ * The insurance every firm sent to a property is checked for, whatever the trade (docs/contractors.md
+ * "Insurance"): public liability, and employer's liability (compulsory for a firm with employees,
+ * Employers' Liability (Compulsory Insurance) Act 1969, s. 1; a sole trader needs none).
+ */
+export const INSURANCE_TYPES = ['public_liability', 'employers_liability'] as const;
+
+/** What a firm's insurance means for an offer. */
+export interface InsuranceVerdict {
+  /** false: a recorded policy lapsed before the day with no valid one after it: not offered */
+  ok: boolean;
+  /** every insurance type held valid on the day (the firm is offered before the others) */
+  insured: boolean;
+  /** sentences for people, one per insurance type */
+  reasons: string[];
+}
+
+/**
+ * Whether a firm's insurance allows it to be offered for work on a day: a policy type recorded but
+ * expired (all its certificates before the day) makes it not eligible with the reason ("Public
+ * liability insurance expired on 2026-11-30"); one never recorded is a reason and ranks the firm
+ * after the insured ones.
+ * @param certs the contractor's (not deleted) certificates
+ * @param day ISO date of the work
+ */
+export function insuranceVerdict(certs: readonly CertFact[], day: string): InsuranceVerdict {
+  let ok = true;
+  let insured = true;
+  const reasons: string[] = [];
+  for (const type of INSURANCE_TYPES) {
+    const held = certs.filter((c) => c.cert_type === type);
+    const valid = held.filter((c) => c.expires_on >= day && (c.issued_on === null || c.issued_on <= day)).sort((a, b) => b.expires_on.localeCompare(a.expires_on))[0];
+    if (valid) {
+      reasons.push(`${certName(type)} valid until ${valid.expires_on}`);
+      continue;
+    }
+    insured = false;
+    const expired = held.filter((c) => c.expires_on < day).sort((a, b) => b.expires_on.localeCompare(a.expires_on))[0];
+    if (expired) {
+      ok = false;
+      reasons.push(`${certName(type)} expired on ${expired.expires_on}: not offered`);
+    } else if (held.length > 0) {
+      reasons.push(`${certName(type)} not valid until ${held[0]!.issued_on}`);
+    } else {
+      reasons.push(`No ${certName(type).charAt(0).toLowerCase()}${certName(type).slice(1)} on file`);
+    }
+  }
+  return { ok, insured, reasons };
 }

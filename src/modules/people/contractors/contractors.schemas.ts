@@ -170,10 +170,12 @@ export const MatchResult = Type.Object({
   contractor_uuid: Uuid(),
   company_name: Type.String(),
   score: Type.Integer({ description: 'trade 50 + coverage 30 + certificates 20; 0 when not assignable' }),
-  eligible: Type.Boolean({ description: "false when the firm does not offer the job's own trade, or a certificate the trade requires is missing or expired; ineligible firms come last" }),
+  eligible: Type.Boolean({ description: "false when the firm does not offer the job's own trade, a certificate the trade requires is missing or expired, or its public or employer's liability insurance lapsed; ineligible firms come last" }),
   offers_trade: Nullable(Type.Boolean({ description: "offers the job's trade; null when no trade is matched" })),
   covers_postcode: Nullable(Type.Boolean({ description: "covers the district of the job's postcode; null when the job has no postcode" })),
   open_jobs: Type.Integer({ minimum: 0, description: 'workload: open jobs assigned to the contractor, this job left out' }),
+  insured: Type.Boolean({ description: 'valid public and employer\'s liability insurance on the day of the work; the uninsured come after the insured' }),
+  insurance: Type.Array(Type.String(), { description: 'each insurance for people: valid until, expired on (not eligible), or none on file' }),
   reasons: Type.Array(Type.String({ description: 'trade, coverage, certificate, then workload, in words' })),
   score_parts: Type.Array(
     Type.Object({

@@ -13,7 +13,7 @@ import type { AuthContext } from '../../../core/auth-context.ts';
 import { notFound } from '../../../core/errors.ts';
 import { sameAgency } from '../../../core/agency-scope.ts';
 import { districtOf } from '../addresses/index.ts';
-import { REQUIRED_CERTIFICATES, certName, certificateVerdict, isoDay } from './certification-types.ts';
+import { REQUIRED_CERTIFICATES, certName, certificateVerdict, insuranceVerdict, isoDay } from './certification-types.ts';
 import * as repo from './contractors.repository.ts';
 import * as trades from './trades.repository.ts';
 
@@ -32,6 +32,10 @@ export interface MatchRow {
   covers_postcode: boolean | null;
   /** open jobs assigned to the contractor, this one left out */
   open_jobs: number;
+  /** holds valid public and employer's liability insurance on the day (offered before the others) */
+  insured: boolean;
+  /** the insurance read for people: "Public liability insurance valid until 2027-05-31", "No ... on file" */
+  insurance: string[];
   reasons: string[];
   score_parts: Array<{ rule: 'trade' | 'coverage' | 'certificates'; points: number; max: number; reason: string }>;
 }
@@ -111,15 +115,25 @@ export async function matchContractors(deps: AppDeps, auth: AuthContext, q: { jo
       reasons.push(reason);
       parts.push({ rule: 'certificates', points: POINTS.certificates, max: POINTS.certificates, reason });
     }
+    // Insurance, whatever the trade (docs/contractors.md "Insurance"): lapsed is not offered; none
+    // on file is offered after the insured firms, with the reason.
+    const insurance = insuranceVerdict(certs.filter((x) => x.contractor_id === c.id), workDay);
+    if (!insurance.ok) {
+      eligible = false;
+      reasons.push(...insurance.reasons.filter((r) => r.endsWith('not offered')));
+    }
     if (!eligible) score = 0;
     const openJobs = workload.find((w) => w.contractor_id === c.id)?.n ?? 0;
     reasons.push(workloadReason(openJobs));
-    return { contractor_uuid: c.uuid, company_name: c.company_name, score, eligible, offers_trade: offersTrade, covers_postcode: coversPostcode, open_jobs: openJobs, reasons, score_parts: parts };
+    return {
+      contractor_uuid: c.uuid, company_name: c.company_name, score, eligible, offers_trade: offersTrade, covers_postcode: coversPostcode, open_jobs: openJobs,
+      insured: insurance.insured, insurance: insurance.reasons, reasons, score_parts: parts,
+    };
   });
   ranked.sort(
     // The name breaks the last tie as people read it (letters and digits, case and punctuation
     // ignored), so a name such as "=1+1" is not put first by its sign.
-    (a, b) => Number(b.eligible) - Number(a.eligible) || b.score - a.score || a.open_jobs - b.open_jobs || byName.compare(a.company_name, b.company_name),
+    (a, b) => Number(b.eligible) - Number(a.eligible) || Number(b.insured) - Number(a.insured) || b.score - a.score || a.open_jobs - b.open_jobs || byName.compare(a.company_name, b.company_name),
   );
   return {
     job: { uuid: job.uuid, trade: trade?.code ?? null, district, required_certificates: [...(trade ? REQUIRED_CERTIFICATES[trade.code] ?? [] : [])] },

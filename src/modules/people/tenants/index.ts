@@ -6,3 +6,4 @@
 export { tenantsRoutes } from './tenants.routes.ts';
 export { getTenantRow, toTenantDto } from './tenants.service.ts';
 export { findTenantRef } from './tenants.repository.ts';
+export type { TenantRow } from './tenants.repository.ts';

@@ -8,8 +8,21 @@ import * as service from './agencies.service.ts';
 import { setupChecklist } from './setup.service.ts';
 import { exportAgency } from './export.service.ts';
 import { Type } from 'typebox';
+import { listAgencyHeavyWork } from '../../../core/heavy-work.ts';
 
 const TAGS = ['agencies'];
+
+/** One piece of heavy work of GET /api/agencies/current/heavy-work. */
+const HeavyWork = Type.Object({
+  uuid: Type.String({ format: 'uuid' }),
+  kind: Type.String({ description: 'export | report | gdpr_report | backup' }),
+  status: Type.String({ description: 'running | waiting' }),
+  queue_position: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: 'waiting: its place in the agency\'s queue (1 is next); running: null' }),
+  steps_done: Type.Integer({ minimum: 0, description: 'running: files (export) or rows (report) written so far' }),
+  steps_total: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'the steps in all, null while unknown (a report\'s rows)' }),
+  created_at: Type.String({ format: 'date-time' }),
+  started_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
 
 /** Registers the agency routes. */
 export function agenciesRoutes(deps: AppDeps) {
@@ -97,14 +110,34 @@ export function agenciesRoutes(deps: AppDeps) {
         description:
           'Streams a ZIP with one CSV per entity: branches, users (no passwords), properties, tenants, tenant_properties, contractors, ' +
           'certificates, jobs, job_notes, invoices. files=true adds the job documents and photos under files/<job reference>/. ' +
-          'Cells starting with = + - @ are prefixed with a quote. Logged as agency.export.',
+          'Cells starting with = + - @ are prefixed with a quote. Logged as agency.export. Heavy work: it takes one of the agency\'s ' +
+          'CARETAKER_AGENCY_HEAVY_MAX slots and waits in its queue when all are taken (GET /api/agencies/current/heavy-work shows the ' +
+          'position, then the progress); 503 with queue_position after CARETAKER_HEAVY_WAIT_S (docs/operations.md "Fairness between agencies").',
         querystring: Type.Object({ files: Type.Optional(Type.Boolean({ default: false })) }, { additionalProperties: false }),
-        response: responses(fileResponse(['application/zip'], 'ZIP of CSV files (and the job files with files=true)'), [400, 401, 403, 429]),
+        response: responses(fileResponse(['application/zip'], 'ZIP of CSV files (and the job files with files=true)'), [400, 401, 403, 429, 503]),
       },
       handler: async (request, reply) => {
         const { fileName, stream } = await exportAgency(deps, requireAuth(request), actorOf(request), request.query.files ?? false);
         void reply.header('content-type', 'application/zip').header('content-disposition', `attachment; filename="${fileName}"`);
         return reply.send(stream);
+      },
+    });
+
+    /** GET /api/agencies/current/heavy-work: the agency's heavy work running and waiting (docs/operations.md "Fairness between agencies"). */
+    app.get('/api/agencies/current/heavy-work', {
+      config: { permission: 'authenticated' },
+      schema: {
+        tags: TAGS,
+        summary: 'The agency\'s heavy work: running, and waiting with its queue position',
+        description:
+          'Exports, report downloads and subject-access reports of the caller\'s agency (SysOps: the instance\'s own work, e.g. database copies) ' +
+          'holding one of its CARETAKER_AGENCY_HEAVY_MAX slots (status running, with steps_done of steps_total; total null while unknown) ' +
+          'or waiting for one (status waiting, queue_position 1 is next). Import commits show theirs at GET /api/imports/{uuid}.',
+        response: responses(ListEnvelope(HeavyWork), [401, 429]),
+      },
+      handler: async (request) => {
+        const rows = await listAgencyHeavyWork(deps, requireAuth(request).agencyId);
+        return list(rows, rows.length, 'Heavy work retrieved');
       },
     });
 

@@ -17,6 +17,7 @@ import { writeAgency } from '../../../core/agency-scope.ts';
 import type { Actor, AuthContext } from '../../../core/auth-context.ts';
 import { safeCell } from '../../../lib/spreadsheet-safe.ts';
 import { recordActivity } from '../../../core/activity/index.ts';
+import { acquireHeavySlot } from '../../../core/heavy-work.ts';
 import * as repo from './agencies.repository.ts';
 import * as exportRepo from './export.repository.ts';
 import { partsOf } from '../../people/addresses/index.ts';
@@ -68,33 +69,51 @@ function entities(deps: AppDeps, agencyId: number): [string, () => Promise<Recor
 
 /**
  * GET /api/agencies/current/export: the ZIP stream of the caller's agency. Logged as `agency.export`.
+ * Heavy work: it runs in one of the agency's slots (docs/operations.md "Fairness between agencies"),
+ * held until the stream ends or the client goes; its progress is the files written of those to write.
  * @param files true to add the job files (documents and photos) under files/<job reference>/
  * @returns the file name and the stream (an error while writing cuts the stream, never a partial ZIP passed as whole)
- * @throws 403 for SysOps (no agency)
+ * @throws 403 for SysOps (no agency); 503 with `queue_position` when no slot came in CARETAKER_HEAVY_WAIT_S
  */
 export async function exportAgency(deps: AppDeps, auth: AuthContext, actor: Actor, files: boolean): Promise<{ fileName: string; stream: PassThrough }> {
   const agencyId = writeAgency(auth);
   const agency = (await repo.findAgencyById(deps.db, agencyId))!;
+  const slot = await acquireHeavySlot(deps, agencyId, 'export');
   const now = deps.clock.now();
-  await recordActivity(deps.db, actor, now, { action: 'agency.export', resourceType: 'agency', resourceId: agencyId, agencyId, details: { files } });
+  let ZipArchive;
+  try {
+    await recordActivity(deps.db, actor, now, { action: 'agency.export', resourceType: 'agency', resourceId: agencyId, agencyId, details: { files } });
+    ({ ZipArchive } = await import('archiver'));
+  } catch (err) {
+    await slot.release();
+    throw err;
+  }
   const out = new PassThrough();
-  const { ZipArchive } = await import('archiver');
   const archive = new ZipArchive({ zlib: { level: 6 } });
   archive.on('error', (err: Error) => out.destroy(err));
   archive.pipe(out);
+  // The client gone, the rest is not worth reading: the loop stops and the slot is free.
+  out.once('close', () => void slot.release());
   const work = async () => {
-    for (const [name, load] of entities(deps, agencyId)) {
+    const csvs = entities(deps, agencyId);
+    const stored = files ? await exportRepo.exportJobFiles(deps.db, agencyId) : [];
+    const total = csvs.length + stored.length;
+    let done = 0;
+    for (const [name, load] of csvs) {
+      if (out.destroyed) return;
       archive.append(toCsv(await load(), EMPTY_HEADERS[name] ?? ['uuid']), { name, date: now });
+      await slot.progress(++done, total);
     }
-    if (files) {
-      const stored = await exportRepo.exportJobFiles(deps.db, agencyId);
-      for (const f of stored) {
-        archive.append(await deps.files.open(f.storage_key), { name: `files/${f.reference}/${f.uuid}-${f.original_filename}`, date: now });
-      }
+    for (const f of stored) {
+      if (out.destroyed) return;
+      archive.append(await deps.files.open(f.storage_key), { name: `files/${f.reference}/${f.uuid}-${f.original_filename}`, date: now });
+      await slot.progress(++done, total);
     }
     await archive.finalize();
   };
-  work().catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
+  work()
+    .catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))))
+    .finally(() => void slot.release());
   const slug = agency.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'agency';
   return { fileName: `${slug}-export-${now.toISOString().slice(0, 10)}.zip`, stream: out };
 }

@@ -10,6 +10,7 @@ import type { AppDeps } from '../../../app-deps.ts';
 import type { PeriodicTask, TaskLogger } from '../../../events/index.ts';
 import { backfillClocksBatch, countOpenJobs } from '../../jobs/sla/index.ts';
 import { backfillAddressPartsBatch, countAddressesForBackfill } from '../../people/addresses/index.ts';
+import { countTotpSecretsForBackfill, sealTotpSecretsBatch } from '../../people/auth/index.ts';
 import * as repo from './backfills.repository.ts';
 
 /** A backfill: how many rows it has, and one batch after a cursor. */
@@ -32,6 +33,11 @@ export const BACKFILLS: Readonly<Record<string, Backfill>> = {
     description: 'PAF parts of every address read from its lines (docs/tenants.md "Address parts")',
     count: countAddressesForBackfill,
     batch: backfillAddressPartsBatch,
+  },
+  'auth.totp-secrets': {
+    description: 'TOTP secrets stored before encryption, encrypted under the secrets key (docs/security.md "Secrets at rest")',
+    count: countTotpSecretsForBackfill,
+    batch: sealTotpSecretsBatch,
   },
 };
 

@@ -15,6 +15,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { Config } from '../../../config/config.ts';
 import { createDatabase, openPglite } from '../../../db/database.ts';
+import { directUrl } from '../../../db/pooler.ts';
 import { createFileStore, LocalFileStore } from '../../../storage/index.ts';
 import { recordedFiles } from '../storage/index.ts';
 import { appliedMigrations, createScratchDatabase, dropScratchDatabase, tableCounts } from './backups.repository.ts';
@@ -42,14 +43,16 @@ function reportFiles(total: number, problems: FileProblem[], where: string, out:
 /** `--dump FILE` on PostgreSQL. */
 async function verifyDump(config: Readonly<Config>, file: string, out: Print, err: Print): Promise<number> {
   const name = `caretaker_verify_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: config.databaseUrl });
+  // Straight to PostgreSQL: a pooler knows no scratch database (src/db/pooler.ts).
+  const direct = directUrl(config)!;
+  const admin = new pg.Client({ connectionString: direct });
   await admin.connect();
   await createScratchDatabase(admin, name);
-  const url = new URL(config.databaseUrl!);
+  const url = new URL(direct);
   url.pathname = `/${name}`;
   out(`Restoring ${file} into the scratch database ${name}`);
   const scratch = createDatabase({ databaseUrl: url.toString(), poolMax: 2 });
-  const live = createDatabase({ databaseUrl: config.databaseUrl, poolMax: 2 });
+  const live = createDatabase({ databaseUrl: direct, poolMax: 2 });
   try {
     const restored = await pgRestore(file, url.toString());
     if (restored.code !== 0) {

@@ -5,7 +5,10 @@
  * erasure: name replaced ("Erased landlord 4f2a"), contact, correspondence address, bank details,
  * VAT number and notes cleared, property links removed, waiting approvals withdrawn (their links
  * refused from then on), and the name, e-mail and phone scrubbed from the agency's job texts,
- * notes, approval comments and activity details. Logged as `landlord.erase` without the name.
+ * notes, approval comments and activity details; the name and postal address on the landlord's
+ * VAT records (recharge invoices, credit notes, statements) are kept, restricted to that purpose,
+ * for the agency's `vat_records` period (VATA 1994 Sch. 11 para. 6(3); VAT Notice 700/21) and
+ * released by the retention task. Logged as `landlord.erase` without the name.
  */
 import { isoOrNull as iso } from '../../../lib/fields.ts';
 import type { AppDeps } from '../../../app-deps.ts';
@@ -13,9 +16,15 @@ import type { Actor, AuthContext } from '../../../core/auth-context.ts';
 import { conflict } from '../../../core/errors.ts';
 import { recordActivity } from '../../../core/activity/index.ts';
 import { addressesByIds, toAddressDto } from '../../people/addresses/index.ts';
-import { anonymiseLandlord, approvalsOfLandlord, bankDetailsOf, getLandlordRow, sharesOfLandlord, toLandlordDto } from '../../money/landlords/index.ts';
+import {
+  anonymiseLandlord, approvalsOfLandlord, bankDetailsOf, getLandlordRow, latestVatRecordOn, restrictVatParticulars, sharesOfLandlord, toLandlordDto,
+} from '../../money/landlords/index.ts';
+import { addMonths } from '../../../lib/london-time.ts';
 import { rechargesOfLandlord } from '../../money/recharges/index.ts';
-import { scrubJobTexts, scrubText, type Term } from './erasure.service.ts';
+import { scrubJobTexts, scrubText, type RetainedGroup, type Term } from './erasure.service.ts';
+import { insertRetained } from './retention.repository.ts';
+import { retentionMonths } from './retention.service.ts';
+import { retentionKind } from './retention.ts';
 import * as repo from './landlords.repository.ts';
 import { consentsOfUsers } from './consents.repository.ts';
 import { toConsentDto } from './consents.service.ts';
@@ -83,7 +92,12 @@ export interface LandlordErasureResult {
   jobs_scrubbed: number;
   notes_scrubbed: number;
   comments_scrubbed: number;
+  /** Records kept (restricted, not cleared) because a stated retention requires them. */
+  retained: RetainedGroup[];
 }
+
+/** The fields an erasure keeps, restricted, for the landlord's VAT records. */
+export const VAT_KEPT_FIELDS = 'name and postal address (address_line1, address_line2, address_town, address_postcode)';
 
 /**
  * POST /api/landlords/{uuid}/erase: anonymises the landlord for good.
@@ -101,6 +115,21 @@ export async function eraseLandlord(deps: AppDeps, auth: AuthContext, actor: Act
   }
   terms.sort((a, b) => b.text.length - a.text.length);
   return deps.db.transaction().execute(async (trx) => {
+    // VAT records keep the customer's name and address for 6 years (VAT Regulations 1995 reg. 14(1);
+    // VATA 1994 Sch. 11 para. 6(3)): restricted to them, released when the period ends.
+    const retained: RetainedGroup[] = [];
+    const latest = await latestVatRecordOn(trx, landlord.id);
+    if (latest !== null) {
+      const months = await retentionMonths(trx, landlord.agency_id, 'vat_records');
+      const until = addMonths(latest, months);
+      const ground = `the customer's name and address on VAT invoices and credit notes (VAT Regulations 1995 reg. 14(1)), kept restricted for ${months} months after the latest (${latest}): ${retentionKind('vat_records')!.source}`;
+      await restrictVatParticulars(trx, landlord.id, ground, until, now);
+      await insertRetained(trx, [{
+        agency_id: landlord.agency_id, subject_type: 'landlord', subject_id: landlord.id, record_kind: 'vat_records', table_name: 'landlord_restricted_particulars',
+        record_id: landlord.id, retained_until: until, created_at: now,
+      }]);
+      retained.push({ record_kind: 'vat_records', table: `landlord_restricted_particulars: ${VAT_KEPT_FIELDS}`, records: 1, retained_until: until, ground });
+    }
     await anonymiseLandlord(trx, landlord.id, newName, now);
     const unlinked = await repo.unlinkProperties(trx, landlord.id);
     const withdrawn = await repo.withdrawApprovals(trx, landlord.id, now);
@@ -115,9 +144,9 @@ export async function eraseLandlord(deps: AppDeps, auth: AuthContext, actor: Act
     }
     const result: LandlordErasureResult = {
       uuid: landlord.uuid, name: newName, erased_at: now.toISOString(), properties_unlinked: unlinked, approvals_withdrawn: withdrawn,
-      jobs_scrubbed: scrubbed.jobs, notes_scrubbed: scrubbed.notes, comments_scrubbed: comments,
+      jobs_scrubbed: scrubbed.jobs, notes_scrubbed: scrubbed.notes, comments_scrubbed: comments, retained,
     };
-    const { uuid: _u, name: _n, erased_at: _e, ...facts } = result;
+    const { uuid: _u, name: _n, erased_at: _e, retained: _r, ...facts } = result;
     await recordActivity(trx, actor, now, { action: 'landlord.erase', resourceType: 'landlord', resourceId: landlord.id, agencyId: landlord.agency_id, details: facts });
     return result;
   });

@@ -428,8 +428,15 @@ export class ContractorIndex {
     if (r.external_ref) this.byRef.set(r.external_ref, r);
     this.byName.set(lower(r.company_name), r);
   }
+  /**
+   * The agency's firm a row names: by its reference, else by its name. A row with a reference of
+   * its own is not a namesake that carries another reference (two firms may share a name); it only
+   * takes over a same-named firm recorded without one.
+   */
   find(v: { external_ref?: string | null; company_name: string }): ContractorRec | undefined {
-    return (v.external_ref ? this.byRef.get(v.external_ref) : undefined) ?? this.byName.get(lower(v.company_name));
+    const named = this.byName.get(lower(v.company_name));
+    if (!v.external_ref) return named;
+    return this.byRef.get(v.external_ref) ?? (named && !named.external_ref ? named : undefined);
   }
 }
 

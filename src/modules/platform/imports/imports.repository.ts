@@ -361,7 +361,7 @@ export async function claimCheckedImport(db: DbOrTrx, id: number, status: 'queue
 export function listPendingImports(db: DbOrTrx, stale: Date) {
   return db
     .selectFrom('imports')
-    .select(['id', 'uuid'])
+    .select(['id', 'uuid', 'agency_id'])
     .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'committing'), eb('updated_at', '<', stale)])]))
     .orderBy('id')
     .execute();
@@ -376,6 +376,18 @@ export async function claimPendingImport(db: DbOrTrx, id: number, stale: Date, n
     .where((eb) => eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'committing'), eb('updated_at', '<', stale)])]))
     .executeTakeFirst();
   return Number(claimed.numUpdatedRows) !== 0;
+}
+
+/** An import's place among its agency's queued imports, oldest first (1 is next). */
+export async function importQueuePosition(db: DbOrTrx, agencyId: number, importId: number): Promise<number> {
+  const row = await db
+    .selectFrom('imports')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('agency_id', '=', agencyId)
+    .where('status', '=', 'queued')
+    .where('id', '<=', importId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Marks an import failed with its reason. */

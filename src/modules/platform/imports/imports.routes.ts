@@ -1,7 +1,6 @@
 /** Imports of properties, tenants, contractors and landlords (docs/onboarding.md). Rules live in imports.service.ts. */
-import { Type } from 'typebox';
 import type { AppDeps } from '../../../app-deps.ts';
-import { DataEnvelope, ok, responses } from '../../../http/envelope.ts';
+import { DataEnvelope, fileResponse, ok, responses } from '../../../http/envelope.ts';
 import { AppError } from '../../../core/errors.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
 import { UuidParams } from '../../../http/schema-primitives.ts';
@@ -65,7 +64,7 @@ export function importsRoutes(deps: AppDeps) {
         summary: 'Download an import template',
         description: 'addresses.csv, tenants.csv, contractors.csv or landlords.csv: the header row and one example row (UTF-8 CSV).',
         params: TemplateParams,
-        response: responses(Type.String({ description: 'text/csv' }), [400, 401, 403, 429]),
+        response: responses(fileResponse(['text/csv'], 'The template: a header row and one example row, UTF-8 CSV'), [400, 401, 403, 429]),
       },
       handler: async (request, reply) => {
         const entity = request.params.entity.replace(/\.csv$/, '') as Entity;

@@ -22,6 +22,7 @@ export const Import = Type.Object(
     delimiter: Nullable(Type.String({ description: 'the CSV delimiter found; null for XLSX' })),
     rows_total: Type.Integer(),
     rows_done: Type.Integer({ description: 'rows the commit has passed so far' }),
+    queue_position: Nullable(Type.Integer({ minimum: 1, description: "status queued: the import's place in its agency's queue (1 is next; the agency runs CARETAKER_AGENCY_HEAVY_MAX commits at once); else null" })),
     error_count: Type.Integer(),
     counts: Type.Object({ create: Type.Integer(), update: Type.Integer(), unchanged: Type.Integer(), error: Type.Integer() }),
     failure: Nullable(Type.String()),

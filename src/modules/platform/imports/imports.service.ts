@@ -20,6 +20,7 @@ import { newUuid } from '../../../lib/crypto.ts';
 import { safeRow } from '../../../lib/spreadsheet-safe.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { recordActivity } from '../../../core/activity/index.ts';
+import { withHeavyPermit, withHeavyRoom } from '../../../core/heavy-work.ts';
 import {
   AddressIndex, addressOutcome, applyAddresses, applyContractor, applyTenant, COLUMNS, ContractorIndex, contractorOutcome,
   parseAddress, parseContractor, parseTenant, TenantIndex, tenantOutcome, type AddressValue, type ContractorValue, type Entity,
@@ -27,8 +28,8 @@ import {
   type RowError, type TenantValue, withoutKept,
 } from './entities.ts';
 import {
-  advanceImportCursor, claimCheckedImport, claimPendingImport, findImport, insertImport, insertImportRows, listImportRows, listPendingImports,
-  listRowsAfter, markImportCommitted, markImportFailed,
+  advanceImportCursor, claimCheckedImport, claimPendingImport, findImport, importQueuePosition, insertImport, insertImportRows,
+  listImportRows, listPendingImports, listRowsAfter, markImportCommitted, markImportFailed,
 } from './imports.repository.ts';
 import { readSheet, SheetError, SHEET_LIMITS } from './spreadsheet.ts';
 import { cutGraphemes } from '../../../lib/text-cut.ts';
@@ -99,8 +100,8 @@ async function checkRows(db: DbOrTrx, agencyId: number, entity: Entity, rows: { 
 
 type ImportRow = NonNullable<Awaited<ReturnType<typeof findImport>>>;
 
-/** Wire shape of an import (summary and progress). */
-function toImportDto(r: ImportRow) {
+/** Wire shape of an import (summary and progress); `queuePosition` for a queued one. */
+function toImportDto(r: ImportRow, queuePosition: number | null = null) {
   return {
     uuid: r.uuid,
     entity: r.entity,
@@ -111,6 +112,7 @@ function toImportDto(r: ImportRow) {
     delimiter: r.delimiter,
     rows_total: r.rows_total,
     rows_done: r.rows_done,
+    queue_position: r.status === 'queued' ? queuePosition : null,
     error_count: r.error_count,
     counts: { create: 0, update: 0, unchanged: 0, error: 0, ...r.counts },
     failure: r.failure,
@@ -120,6 +122,12 @@ function toImportDto(r: ImportRow) {
   };
 }
 export type ImportDto = ReturnType<typeof toImportDto>;
+
+/** The wire shape with the queue position read when the import waits (docs/operations.md "Fairness between agencies"). */
+async function importDto(db: DbOrTrx, r: ImportRow): Promise<ImportDto> {
+  return toImportDto(r, r.status === 'queued' ? await importQueuePosition(db, r.agency_id, r.id) : null);
+}
+
 
 /** The rows of an import with their outcome (errors only with `errorsOnly`), in file order. */
 async function importRows(db: DbOrTrx, importId: number, errorsOnly: boolean) {
@@ -180,7 +188,7 @@ export async function createImport(deps: AppDeps, caller: Caller, input: { entit
 export async function getImport(deps: AppDeps, auth: AuthContext, uuid: string) {
   const imp = await findImport(deps.db, uuid, readAgency(auth));
   if (!imp) throw notFound('Import');
-  return { ...toImportDto(imp), rows: await importRows(deps.db, imp.id, true) };
+  return { ...(await importDto(deps.db, imp)), rows: await importRows(deps.db, imp.id, true) };
 }
 
 /** The rows still to write after the cursor, up to CHUNK, in file order. */
@@ -230,7 +238,9 @@ export async function runCommit(deps: AppDeps, uuid: string, options: { maxChunk
 
 /**
  * POST /api/imports/{uuid}/commit: writes a checked import. Up to INLINE_ROWS rows to write are
- * written before the answer (status `committed`); more go to the queue (status `queued`, 202).
+ * written before the answer (status `committed`); more go to the queue (status `queued`, 202), and so
+ * does any import of an agency already running CARETAKER_AGENCY_HEAVY_MAX commits (its answer gives
+ * its `queue_position`).
  * @throws 404, 409 (not in status `checked`, or rows with errors without skip_bad_rows)
  */
 export async function commitImport(deps: AppDeps, caller: Caller, uuid: string): Promise<{ import: ImportDto; queued: boolean }> {
@@ -242,11 +252,17 @@ export async function commitImport(deps: AppDeps, caller: Caller, uuid: string):
   }
   const now = deps.clock.now();
   const toWrite = (imp.counts.create ?? 0) + (imp.counts.update ?? 0);
-  const queued = toWrite > INLINE_ROWS;
-  if (!(await claimCheckedImport(deps.db, imp.id, queued ? 'queued' : 'committing', now))) throw conflict('Import is already being committed');
+  // The agency's slot is counted and taken under its heavy-work lock, so two instances never both
+  // take its last one (src/core/heavy-work.ts).
+  const claim = await withHeavyRoom(deps, imp.agency_id, async (trx, room) => {
+    const queued = toWrite > INLINE_ROWS || !room;
+    return { queued, claimed: await claimCheckedImport(trx, imp.id, queued ? 'queued' : 'committing', now) };
+  });
+  if (!claim.claimed) throw conflict('Import is already being committed');
+  const queued = claim.queued;
   await recordActivity(deps.db, caller, now, { action: 'import.commit_request', resourceType: 'import', resourceId: imp.id, agencyId: imp.agency_id, details: { queued } });
-  if (!queued) await runCommit(deps, uuid);
-  return { import: toImportDto((await findImport(deps.db, uuid, null))!), queued };
+  if (!queued) await withHeavyPermit(deps, () => runCommit(deps, uuid));
+  return { import: await importDto(deps.db, (await findImport(deps.db, uuid, null))!), queued };
 }
 
 /** How long a commit may go without writing a chunk before another run takes it over (seconds). */
@@ -254,7 +270,8 @@ export const STALE_S = 120;
 
 /**
  * The periodic task's work: commits every queued import, and resumes every import whose commit
- * stopped (no chunk written for STALE_S seconds, e.g. after a restart).
+ * stopped (no chunk written for STALE_S seconds, e.g. after a restart). A queued import of an agency
+ * already running CARETAKER_AGENCY_HEAVY_MAX commits waits for a later run.
  * @returns how many imports it ran
  */
 export async function resumeImports(deps: AppDeps): Promise<number> {
@@ -263,10 +280,11 @@ export async function resumeImports(deps: AppDeps): Promise<number> {
   const pending = await listPendingImports(deps.db, stale);
   let ran = 0;
   for (const p of pending) {
-    // Claim it (moves updated_at), so a second runner passes it by.
-    if (!(await claimPendingImport(deps.db, p.id, stale, now))) continue;
+    // Claim it (moves updated_at) under the agency's heavy-work lock when it has a free slot, so a
+    // second runner passes it by and no other instance takes the same slot.
+    if (!(await withHeavyRoom(deps, p.agency_id, async (trx, room) => room && (await claimPendingImport(trx, p.id, stale, now))))) continue;
     try {
-      await runCommit(deps, p.uuid);
+      await withHeavyPermit(deps, () => runCommit(deps, p.uuid));
     } catch (err) {
       await markImportFailed(deps.db, p.id, cutGraphemes((err as Error).message, 500), deps.clock.now());
     }

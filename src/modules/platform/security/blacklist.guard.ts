@@ -61,6 +61,8 @@ export const UNSUBSCRIBED_REFRESH_MS = 1_000;
 export class BlacklistGuard {
   private snapshot: Snapshot | null = null;
   private loading: Promise<Snapshot> | null = null;
+  /** Moves on at each invalidate: a load begun before it neither serves later checks nor is kept. */
+  private generation = 0;
   private subscriber: Redis | null = null;
   /** True while the Redis subscription to the change channel is live. */
   private subscribed = false;
@@ -148,6 +150,8 @@ export class BlacklistGuard {
   /** Forgets the cached copy; the next check reloads it. */
   invalidate(): void {
     this.snapshot = null;
+    this.loading = null;
+    this.generation++;
   }
 
   /** Invalidates here and tells every other instance (after a committed change). */
@@ -163,11 +167,17 @@ export class BlacklistGuard {
     // a second, so a change made on another instance still takes effect within a second.
     const maxAgeMs = this.deps.redis && !this.subscribed ? Math.min(UNSUBSCRIBED_REFRESH_MS, this.deps.config.blacklist.refreshS * 1000) : this.deps.config.blacklist.refreshS * 1000;
     if (s && Date.now() - s.loadedAt < maxAgeMs && now < s.nextExpiry) return s;
-    this.loading ??= this.load().finally(() => (this.loading = null));
+    if (!this.loading) {
+      const loading = this.load().finally(() => {
+        if (this.loading === loading) this.loading = null;
+      });
+      this.loading = loading;
+    }
     return this.loading;
   }
 
   private async load(): Promise<Snapshot> {
+    const generation = this.generation;
     const now = this.deps.clock.now();
     const rows = await liveEntries(this.deps.db, now);
     const snap: Snapshot = { ips: new Set(), ranges: [], accounts: new Set(), nextExpiry: Number.POSITIVE_INFINITY, loadedAt: Date.now() };
@@ -180,7 +190,8 @@ export class BlacklistGuard {
         if (range) snap.ranges.push(range);
       }
     }
-    this.snapshot = snap;
+    // Read before a change that was announced meanwhile: answers the checks that asked, is not kept.
+    if (generation === this.generation) this.snapshot = snap;
     return snap;
   }
 

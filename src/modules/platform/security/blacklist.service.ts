@@ -11,6 +11,8 @@ import type { AppDeps } from '../../../app-deps.ts';
 import { isSysOps, type Actor, type AuthContext } from '../../../core/auth-context.ts';
 import { conflict, forbidden, invalidParam, notFound } from '../../../core/errors.ts';
 import { newUuid } from '../../../lib/crypto.ts';
+import { changeIdentity } from '../../../core/auth-epoch.ts';
+import { revokeUserTokens } from '../../people/auth/index.ts';
 import { recordActivity } from '../../../core/activity/index.ts';
 import { canonicalAddress, parseAddress, parseRange, type BlacklistGuard } from './blacklist.guard.ts';
 import * as repo from './blacklist.repository.ts';
@@ -70,14 +72,17 @@ export async function addToBlacklist(deps: AppDeps, guard: BlacklistGuard, auth:
   }
   if (await repo.findSame(deps.db, input.kind, value, userId)) throw conflict('This address or account is already blocked');
   const uuid = newUuid();
-  await deps.db.transaction().execute(async (trx) => {
+  // changeIdentity: blocking an account ends its sessions and tokens in the same transaction, each
+  // revoked 'blocked', so its next page says "Access to this account was blocked." (docs/security.md "Why a session ended").
+  await changeIdentity(deps, async (trx) => {
+    const ended = userId !== null ? await revokeUserTokens(trx, userId, now, 'blocked') : 0;
     const id = await repo.insertEntry(trx, {
       uuid, kind: input.kind, value, user_id: userId, agency_id: agencyId, reason: input.reason, added_by_user_id: auth.userId,
       expires_at: expiresAt, created_at: now, removed_at: null, removed_by_user_id: null,
     });
     await recordActivity(trx, actor, now, {
       action: 'security.blacklist_add', resourceType: 'blacklist', resourceId: id, agencyId,
-      details: { kind: input.kind, value, user_id: userId, reason: input.reason, expires_at: iso(expiresAt) },
+      details: { kind: input.kind, value, user_id: userId, reason: input.reason, expires_at: iso(expiresAt), ...(userId !== null ? { sessions_ended: ended } : {}) },
     });
   });
   await guard.changed();
