@@ -5,7 +5,7 @@
  * the offline banner of the installable app (phone.tsx) above the page when there is something to
  * say. The routes that show the pages in it are in routes.tsx.
  */
-import { Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { describeRemaining, sessionTimes } from './logic/session.ts';
 import { HeaderSearch } from './pages/search.tsx';
@@ -59,12 +59,21 @@ function workPages(permissions: Set<string>, staff: boolean): NavPage[] {
 function adminPages(permissions: Set<string>, staff: boolean): NavPage[] {
   return [
     ['/users', 'Users', permissions.has('api.users.manage')],
+    ['/roles', 'Roles and permissions', staff && permissions.has('api.admin.roles.view')],
     ['/branches', 'Branches', staff && permissions.has('api.admin.branches.view')],
+    ['/agents', 'Agents', staff && permissions.has('api.agents.view')],
+    ['/buildings', 'Buildings', staff && permissions.has('api.addresses.view')],
     ['/activity', 'Activity log', permissions.has('api.admin.activity-log.manage')],
     ['/flows', 'Triage flows', permissions.has('api.reporting.flows.manage')],
     ['/sla-rules', 'SLA rules', staff && permissions.has('api.agents.branch_sla_response_times.manage')],
     ['/templates', 'Message templates', staff && permissions.has('api.messaging.templates.manage')],
+    ['/reports', 'Performance', staff && permissions.has('api.reports.view')],
     ['/exports', 'Exports and reports', staff && permissions.has('api.reports.view')],
+    ['/notices', 'Notices', staff && permissions.has('api.notices.view')],
+    ['/setup', 'Lists and rules', staff && permissions.has('api.contractors.view') && permissions.has('api.reporting.flows.manage')],
+    ['/pricing', 'Price list', staff && permissions.has('api.pricing.view')],
+    ['/webhooks', 'Webhooks', staff && permissions.has('api.webhooks.manage')],
+    ['/operations', 'Operations', permissions.has('api.system.queue.view')],
     ['/settings', 'Agency settings', staff && permissions.has('api.agencies.current.manage')],
     ['/imports', 'Import', permissions.has('api.imports.manage')],
   ];
@@ -85,10 +94,8 @@ function UserMenu() {
     navigate(`/sign-in?done=${encodeURIComponent('You have signed out.')}`, { replace: true });
     void session.signOut();
   };
-  const location = useLocation();
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => setOpen(false), [location.pathname]);
   useEffect(() => {
     if (!open) return;
     const away = (e: MouseEvent) => {
@@ -111,7 +118,7 @@ function UserMenu() {
       <button type="button" className="user-toggle" aria-expanded={open} aria-controls="user-panel" onClick={() => setOpen((o) => !o)}>
         <span className="user-name">{session.me.name}</span> <span className="user-role">{session.me.role}</span>
       </button>
-      <div id="user-panel" className="user-panel" hidden={!open}>
+      <div id="user-panel" className="user-panel" hidden={!open} onClick={closeOnLink(setOpen)}>
         <SessionClock />
         <ul>
           <li>
@@ -145,12 +152,22 @@ function UserMenu() {
   );
 }
 
+/**
+ * A menu's click handler that closes it when the click followed one of its links. The menus close
+ * on the link, not on every change of address: a redirect that lands after the menu was opened (the
+ * first page's code still loading when the person opens the menu) leaves it open.
+ */
+function closeOnLink(setOpen: (open: boolean) => void): (e: ReactMouseEvent<HTMLElement>) => void {
+  return (e) => {
+    if (e.target instanceof Element && e.target.closest('a')) setOpen(false);
+  };
+}
+
 /** The signed-in pages' frame: header, navigation, user menu, offline banner, and the page (Outlet). */
 export function Layout() {
   const session = useSession();
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
-  useEffect(() => setMenuOpen(false), [location.pathname]);
   if (session.loading) return <p className="loading">Loading…</p>;
   if (!session.me) return <Navigate to={`/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`} replace />;
   const staff = session.party === 'staff';
@@ -168,7 +185,7 @@ export function Layout() {
             Menu
           </button>
         </div>
-        <nav id="nav" aria-label="Main" className={menuOpen ? 'open' : ''}>
+        <nav id="nav" aria-label="Main" className={menuOpen ? 'open' : ''} onClick={closeOnLink(setMenuOpen)}>
           <ul>
             {staff && session.permissions.has('api.dashboard.view') ? (
               <li>
