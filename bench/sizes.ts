@@ -15,6 +15,12 @@
  * BENCH_SIZES_DURATION_S (10), DATABASE_POOL_MAX (each instance's pool, 10), BENCH_SIZES_BOUNCER_POOL
  * (PgBouncer's default_pool_size, 10: the server connections all instances share).
  * PgBouncer: /usr/sbin/pgbouncer or /usr/bin/pgbouncer (Debian's package), run as `nobody` under root.
+ *
+ * BENCH_SIZES_REPLICA=true: the run first makes a primary and a streaming standby of it from the
+ * machine's PostgreSQL binaries (test/helpers/pg-cluster.ts), copies BENCH_SIZES_DB into the
+ * primary (pg_dump, pg_restore), and runs every layout on that primary, so that the layouts are
+ * compared on one server; a layout ending in `-replica` (`2-replica`, `2-pgbouncer-replica`) also
+ * sets DATABASE_REPLICA_URL to the standby, where the jobs list (a read that may lag) then goes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -25,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { freePort, machine, startBenchServer, type BenchServer } from './common.ts';
+import { pgBinary, startPrimaryAndStandby, type PrimaryAndStandby } from '../test/helpers/pg-cluster.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DB = process.env.BENCH_SIZES_DB;
@@ -40,6 +47,28 @@ const BOUNCER_POOL = Number(process.env.BENCH_SIZES_BOUNCER_POOL ?? 10);
 const PASSWORD = 'bench password 2026';
 const PATH = '/api/jobs/manage?limit=50';
 const BINARY = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer'].find((p) => existsSync(p));
+const WITH_REPLICA = process.env.BENCH_SIZES_REPLICA === 'true';
+
+/**
+ * A primary holding a copy of `source` (pg_dump in the custom format, pg_restore) and a streaming
+ * standby of it; resolves with both and the copy's URLs on each.
+ */
+async function copyOntoPrimaryAndStandby(source: string): Promise<{ clusters: PrimaryAndStandby; primary: string; standby: string }> {
+  const database = decodeURIComponent(new URL(source).pathname.slice(1));
+  const dumpDir = await mkdtemp(path.join(tmpdir(), 'caretaker-bench-dump-'));
+  await chmod(dumpDir, 0o777);
+  const dump = path.join(dumpDir, 'db.dump');
+  try {
+    const clusters = await startPrimaryAndStandby(async (url) => {
+      await pgBinary('pg_dump', ['-Fc', '-f', dump, source]);
+      await pgBinary('createdb', ['-h', new URL(url('postgres')).hostname, '-p', new URL(url('postgres')).port, '-U', 'postgres', database]);
+      await pgBinary('pg_restore', ['-d', url(database), '--no-owner', dump]);
+    }, '-c max_connections=120 -c shared_buffers=128MB');
+    return { clusters, primary: clusters.url(clusters.primaryPort, database), standby: clusters.url(clusters.standbyPort, database) };
+  } finally {
+    await rm(dumpDir, { recursive: true, force: true });
+  }
+}
 
 /** Starts PgBouncer in transaction mode in front of the server of `url`; resolves with its URL. */
 async function startBouncer(url: URL): Promise<{ url: string; child: ChildProcess; dir: string }> {
@@ -77,11 +106,28 @@ async function startBouncer(url: URL): Promise<{ url: string; child: ChildProces
   return { url: bouncer.toString(), child, dir };
 }
 
-/** One layout: its instances started, loaded together, stopped. */
-async function runLayout(layout: string): Promise<string> {
+/** The transactions committed so far in the database of `url` (pg_stat_database.xact_commit; a hot standby counts its own read-only ones). */
+async function transactionsOn(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ n: string }>('select xact_commit::text as n from pg_stat_database where datname = current_database()');
+    return Number(rows[0]?.n ?? 0);
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * One layout on the database `db` (`replica`: its standby, for layouts ending in `-replica`): its
+ * instances started, loaded together, stopped; resolves with its table row.
+ */
+async function runLayout(layout: string, db: string, replica: string | undefined): Promise<string> {
   const instances = Number(layout.split('-')[0]);
-  const pooled = layout.endsWith('-pgbouncer');
-  const bouncer = pooled ? await startBouncer(new URL(DB!)) : undefined;
+  const pooled = layout.includes('-pgbouncer');
+  const withReplica = layout.endsWith('-replica');
+  if (withReplica && !replica) throw new Error(`${layout}: set BENCH_SIZES_REPLICA=true (the run makes the standby)`);
+  const bouncer = pooled ? await startBouncer(new URL(db)) : undefined;
   const servers: BenchServer[] = [];
   try {
     for (let i = 0; i < instances; i++) {
@@ -94,8 +140,9 @@ async function runLayout(layout: string): Promise<string> {
         CARETAKER_RATE_LIMIT_AGENCY_MAX: '10000000',
         BENCH_ENGINE: 'postgres',
         BENCH_JOBS: undefined,
-        DATABASE_URL: bouncer ? bouncer.url : DB,
-        ...(bouncer ? { CARETAKER_DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: DB } : {}),
+        DATABASE_URL: bouncer ? bouncer.url : db,
+        ...(bouncer ? { CARETAKER_DATABASE_POOLER: 'transaction', DATABASE_DIRECT_URL: db } : {}),
+        ...(withReplica ? { DATABASE_REPLICA_URL: replica } : {}),
         CARETAKER_REDIS_PREFIX: `caretaker-bench-sizes:${process.pid}:`,
       }));
     }
@@ -108,14 +155,18 @@ async function runLayout(layout: string): Promise<string> {
     const each = Math.max(1, Math.floor(CONNECTIONS / instances));
     const load = (seconds: number) => Promise.all(servers.map((s) => autocannon({ url: `http://127.0.0.1:${s.port}${PATH}`, headers, connections: each, duration: seconds })));
     await load(WARMUP_S);
+    const standbyBefore = withReplica ? await transactionsOn(replica!) : 0;
     const start = machine();
     const results = await load(DURATION_S);
     const end = machine();
+    const standbyTransactions = withReplica ? (await transactionsOn(replica!)) - standbyBefore : undefined;
     for (const r of results) if (r.non2xx > 0 || r.errors > 0) throw new Error(`${layout}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
     const rps = results.reduce((sum, r) => sum + r.requests.total, 0) / DURATION_S;
     const p50 = Math.max(...results.map((r) => r.latency.p50));
     const p99 = Math.max(...results.map((r) => r.latency.p99));
-    return `| ${layout} | ${instances} × ${each} | ${Math.round(rps).toLocaleString('en-GB')} | ${p50} | ${p99} | ${start} | ${end} |`;
+    const requests = results.reduce((sum, r) => sum + r.requests.total, 0);
+    const onStandby = standbyTransactions === undefined ? '–' : `${standbyTransactions.toLocaleString('en-GB')} (${Math.round((100 * standbyTransactions) / Math.max(1, requests))} % of ${requests.toLocaleString('en-GB')} requests)`;
+    return `| ${layout} | ${instances} × ${each} | ${Math.round(rps).toLocaleString('en-GB')} | ${p50} | ${p99} | ${onStandby} | ${start} | ${end} |`;
   } finally {
     for (const s of servers) {
       s.child.kill('SIGTERM');
@@ -128,6 +179,11 @@ async function runLayout(layout: string): Promise<string> {
   }
 }
 
-process.stdout.write(`jobs list (${PATH}), ${CONNECTIONS} connections, ${WARMUP_S} s warm-up, ${DURATION_S} s measured\n`);
-process.stdout.write('| layout | instances × connections | req/s | p50 ms | p99 ms | start (UTC, load average) | end |\n|---|---|---|---|---|---|---|\n');
-for (const layout of LAYOUTS) process.stdout.write(`${await runLayout(layout)}\n`);
+const copy = WITH_REPLICA ? await copyOntoPrimaryAndStandby(DB) : undefined;
+try {
+  process.stdout.write(`jobs list (${PATH}), ${CONNECTIONS} connections, ${WARMUP_S} s warm-up, ${DURATION_S} s measured${copy ? `, on a copy of the database on a primary with a streaming standby (${copy.primary}, ${copy.standby})` : ''}\n`);
+  process.stdout.write('| layout | instances × connections | req/s | p50 ms | p99 ms | transactions on the standby | start (UTC, load average) | end |\n|---|---|---|---|---|---|---|---|\n');
+  for (const layout of LAYOUTS) process.stdout.write(`${await runLayout(layout, copy?.primary ?? DB, copy?.standby)}\n`);
+} finally {
+  await copy?.clusters.stop();
+}

@@ -14,50 +14,16 @@
  * - a stopped replica is skipped: reads still answer, from the primary.
  * Skipped, saying why, without PostgreSQL (DATABASE_URL) or without the binaries.
  */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { freePort } from '../helpers/net.ts';
 import { walPosition } from '../../src/db/replica.ts';
 import { buildTestApp, createAgency, createBranch, userClient, type TestApp } from '../helpers/app.ts';
 import { insertJob } from '../helpers/factories.ts';
+import { PG_BIN, pgBinary, queryOnce as query, startPrimaryAndStandby, type PrimaryAndStandby } from '../helpers/pg-cluster.ts';
 import { skipWithout } from '../helpers/skip.ts';
 
-const run = promisify(execFile);
-const BIN = ['/usr/lib/postgresql/15/bin', '/usr/lib/postgresql/16/bin', '/usr/lib/postgresql/17/bin'].find((d) => existsSync(path.join(d, 'pg_basebackup')));
-const asRoot = process.getuid?.() === 0;
 const skip =
   skipWithout(process.env.DATABASE_URL?.startsWith('postgres'), 'replica.test needs PostgreSQL: set DATABASE_URL') ||
-  skipWithout(BIN, 'replica.test needs the PostgreSQL server binaries (initdb, pg_ctl, pg_basebackup) under /usr/lib/postgresql/<version>/bin');
-
-/** Runs a PostgreSQL binary, as the `postgres` user when this process is root (the server refuses root). */
-async function pgBinary(name: string, args: string[]): Promise<void> {
-  const file = path.join(BIN!, name);
-  if (asRoot) await run('runuser', ['-u', 'postgres', '--', file, ...args]);
-  else await run(file, args);
-}
-
-/** Starts the cluster in `dir` on `port`, its socket in `socketDir`; waits until it accepts connections. */
-async function startCluster(dir: string, port: number, socketDir: string): Promise<void> {
-  const options = `-p ${port} -k ${socketDir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=60 -c shared_buffers=16MB`;
-  await pgBinary('pg_ctl', ['-D', dir, '-o', options, '-l', `${dir}.log`, '-w', '-t', '60', 'start']);
-}
-
-/** One query on a connection of its own. */
-async function query<R extends pg.QueryResultRow>(url: string, text: string): Promise<R[]> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query<R>(text)).rows;
-  } finally {
-    await c.end();
-  }
-}
+  skipWithout(PG_BIN, 'replica.test needs the PostgreSQL server binaries (initdb, pg_ctl, pg_basebackup) under /usr/lib/postgresql/<version>/bin');
 
 /** The titles of the jobs listed for `client`. */
 async function listedTitles(client: { get(url: string): Promise<{ statusCode: number; body: string; json(): unknown }> }): Promise<string[]> {
@@ -75,9 +41,7 @@ describe('walPosition', () => {
 });
 
 describe.skipIf(skip)('read replica: a real streaming standby made with pg_basebackup', () => {
-  let dir: string;
-  let primaryDir: string;
-  let replicaDir: string;
+  let clusters: PrimaryAndStandby | undefined;
   let primaryUrl: string;
   let replicaUrl: string;
   const apps: TestApp[] = [];
@@ -105,33 +69,15 @@ describe.skipIf(skip)('read replica: a real streaming standby made with pg_baseb
   }
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'caretaker-replica-'));
-    if (asRoot) {
-      const uid = Number((await run('id', ['-u', 'postgres'])).stdout.trim());
-      const gid = Number((await run('id', ['-g', 'postgres'])).stdout.trim());
-      await chown(dir, uid, gid);
-    }
-    primaryDir = path.join(dir, 'primary');
-    replicaDir = path.join(dir, 'replica');
-    const [primaryPort, replicaPort] = [await freePort(), await freePort()];
-    // initdb's pg_hba.conf trusts local connections, replication ones included; wal_level is replica by default.
-    await pgBinary('initdb', ['-D', primaryDir, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale', 'C']);
-    await startCluster(primaryDir, primaryPort, dir);
-    primaryUrl = `postgres://postgres@127.0.0.1:${primaryPort}/caretaker`;
-    await query(`postgres://postgres@127.0.0.1:${primaryPort}/postgres`, 'create database caretaker');
-    // The standby: a base backup (after an immediate checkpoint, not a spread one) streaming its WAL, with standby.signal and primary_conninfo (-R).
-    await pgBinary('pg_basebackup', ['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', replicaDir, '-R', '-X', 'stream', '-c', 'fast', '--no-sync']);
-    await startCluster(replicaDir, replicaPort, dir);
-    replicaUrl = `postgres://postgres@127.0.0.1:${replicaPort}/caretaker`;
+    clusters = await startPrimaryAndStandby((url) => query(url('postgres'), 'create database caretaker').then(() => undefined));
+    primaryUrl = clusters.url(clusters.primaryPort, 'caretaker');
+    replicaUrl = clusters.url(clusters.standbyPort, 'caretaker');
     expect((await query<{ standby: boolean }>(replicaUrl, 'select pg_is_in_recovery() as standby'))[0]!.standby).toBe(true);
   }, 120_000);
 
   afterAll(async () => {
     for (const t of apps) await t.close().catch(() => undefined);
-    for (const d of [replicaDir, primaryDir]) {
-      if (d && existsSync(d)) await pgBinary('pg_ctl', ['-D', d, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
-    }
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await clusters?.stop();
   }, 60_000);
 
   it('sends lists, the dashboard and search to the replica, and a person\'s reads after their own write to the primary', async () => {
@@ -190,7 +136,7 @@ describe.skipIf(skip)('read replica: a real streaming standby made with pg_baseb
     expect((await listedTitles(reader.client)).sort()).toEqual([...before, 'Lift out of order'].sort());
 
     // The replica stops: the reads still answer (from the primary), and the replica is marked down.
-    await pgBinary('pg_ctl', ['-D', replicaDir, '-m', 'fast', '-w', 'stop']);
+    await pgBinary('pg_ctl', ['-D', clusters!.standbyDir, '-m', 'fast', '-w', 'stop']);
     await insertJob(t.db, { agency_id: agency.id, branch_id: branch.id, title: 'Gutter blocked' });
     expect(await listedTitles(reader.client)).toContain('Gutter blocked');
     const dashboard = await reader.client.get('/api/dashboard');
