@@ -283,10 +283,12 @@ const SLA_WORDS: Record<string, string> = {
 };
 const CALENDARS: Record<string, string> = { calendar_hours: 'round the clock', calendar_days: 'calendar days', working_days: 'working days', office_hours: 'office hours' };
 
+/** "1 day", "3 days": a count and its word. */
+const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+
 /** "2 days 3 hours", "5 hours", "40 minutes" from a number of seconds (its absolute value). */
 export function durationWords(seconds: number): string {
   const s = Math.abs(seconds);
-  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
   const days = Math.floor(s / 86_400);
   const hours = Math.floor((s % 86_400) / 3600);
   if (days > 0) return hours > 0 ? `${plural(days, 'day')} ${plural(hours, 'hour')}` : plural(days, 'day');
@@ -308,7 +310,7 @@ export function JobSlaClocks({ jobUuid }: { jobUuid: string }) {
       {clocks.data && list.length === 0 ? <p>No SLA clock runs on this job: the SLA rules (under SLA rules) start one for its priority and status.</p> : null}
       <ul className="documents">
         {list.map((c) => {
-          const allowance = c.response_hours !== null ? `${c.response_hours} hours` : `${c.minimum_response_days} days`;
+          const allowance = c.response_hours !== null ? plural(c.response_hours, 'hour') : plural(c.minimum_response_days, 'day');
           const due = formatLondonDateTime(c.due_at);
           const when =
             c.state === 'met'

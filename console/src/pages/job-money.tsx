@@ -108,7 +108,7 @@ export function JobMoney({ jobUuid, statusId, contractorUuid = null }: { jobUuid
                   <td>{q.contractor_name}</td>
                   <td>
                     {q.lines.map((l) => l.description).join('; ')}{' '}
-                    <Button variant="secondary" onPress={() => setShown(shown === q.uuid ? null : q.uuid)} aria-expanded={shown === q.uuid} aria-label={`Lines of the quote of ${q.contractor_name}`}>
+                    <Button variant="secondary" onPress={() => setShown(shown === q.uuid ? null : q.uuid)} aria-expanded={shown === q.uuid} aria-label={`${shown === q.uuid ? 'Hide lines' : 'Lines'} of the quote of ${q.contractor_name}`}>
                       {shown === q.uuid ? 'Hide lines' : 'Lines'}
                     </Button>
                   </td>
