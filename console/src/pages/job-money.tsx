@@ -17,6 +17,7 @@ import { moneyActions, poundsToPence } from '../logic/money.ts';
 import { useSession } from '../session.tsx';
 import { Button, formatPence, Options, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { invoiceStatusLabel } from './invoices.tsx';
+import { QuoteDetail } from './job-manage.tsx';
 
 type VatRate = 'standard' | 'reduced' | 'zero' | 'exempt';
 const VAT_RATES: Record<VatRate, string> = { standard: 'Standard (20 %)', reduced: 'Reduced (5 %)', zero: 'Zero', exempt: 'Exempt' };
@@ -56,6 +57,7 @@ export function JobMoney({ jobUuid, statusId, contractorUuid = null }: { jobUuid
   const action = useAction();
   const { ask, dialog } = useConfirm();
   const [decided, setDecided] = useState<string | null>(null);
+  const [shown, setShown] = useState<string | null>(null);
   const allowed = moneyActions(statusId);
   const kind: 'quote' | 'invoice' | null = canQuote && allowed.quote ? 'quote' : canInvoice && allowed.invoice ? 'invoice' : null;
   if (!canQuote && !canInvoice) return null;
@@ -104,7 +106,12 @@ export function JobMoney({ jobUuid, statusId, contractorUuid = null }: { jobUuid
               {quoteRows.map((q) => (
                 <tr key={q.uuid}>
                   <td>{q.contractor_name}</td>
-                  <td>{q.lines.map((l) => l.description).join('; ')}</td>
+                  <td>
+                    {q.lines.map((l) => l.description).join('; ')}{' '}
+                    <Button variant="secondary" onPress={() => setShown(shown === q.uuid ? null : q.uuid)} aria-expanded={shown === q.uuid} aria-label={`${shown === q.uuid ? 'Hide lines' : 'Lines'} of the quote of ${q.contractor_name}`}>
+                      {shown === q.uuid ? 'Hide lines' : 'Lines'}
+                    </Button>
+                  </td>
                   <td>
                     {QUOTE_STATUSES[q.status] ?? q.status}
                     {canDecide && q.decision_reason ? <span className="hint"> ({q.decision_reason})</span> : null}
@@ -134,6 +141,7 @@ export function JobMoney({ jobUuid, statusId, contractorUuid = null }: { jobUuid
           </table>
         </div>
       ) : null}
+      {shown && quoteRows.some((q) => q.uuid === shown) ? <QuoteDetail jobUuid={jobUuid} quoteUuid={shown} /> : null}
       <ProblemMessage problem={action.problem} />
       {decided ? (
         <p className="notice" role="status">

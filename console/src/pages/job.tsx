@@ -28,6 +28,7 @@ import { Actions } from './job-actions.tsx';
 import { Photos } from './job-photos.tsx';
 import { Notes } from './job-notes.tsx';
 import { OwningAgent } from './job-agent.tsx';
+import { JobManage, LinkedJobs, PriceEstimate } from './job-manage.tsx';
 
 const TABS = ['photos', 'notes', 'messages', 'money', 'links'];
 
@@ -162,6 +163,7 @@ export function JobPage() {
             onChanged={reloadAll}
             daySlot={j.scheduled_for ? { day: longDate(j.scheduled_for), slot: j.time_range } : null}
           />
+          {session.party === 'staff' ? <JobManage job={j} onChanged={reloadAll} /> : null}
           <Tabs className="tabs" selectedKey={tab} onSelectionChange={(k: Key) => setTab(String(k))}>
             <TabList aria-label="Job sections">
               <Tab id="photos" className="tab">
@@ -202,11 +204,13 @@ export function JobPage() {
               <TabPanel id="money" className="tab-panel">
                 <JobMoney jobUuid={uuid} statusId={j.status_id} contractorUuid={j.contractor_uuid} />
                 {session.party === 'staff' ? <QuoteRequests jobUuid={uuid} /> : null}
+                {session.party === 'staff' ? <PriceEstimate jobUuid={uuid} /> : null}
               </TabPanel>
             ) : null}
             {session.party === 'staff' ? (
               <TabPanel id="links" className="tab-panel">
                 <WorksOrderLinks jobUuid={uuid} hasContractor={Boolean(j.contractor_uuid)} />
+                <LinkedJobs jobUuid={uuid} />
               </TabPanel>
             ) : null}
           </Tabs>

@@ -8,7 +8,7 @@
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { useLiveEvents } from '../live.ts';
 import {
@@ -93,6 +93,7 @@ export function prefetchJobBoard(client: QueryClient, location: { pathname: stri
 /** The list of jobs. */
 export function Jobs() {
   const session = useSession();
+  const location = useLocation();
   const [search, setSearch] = useSearchParams();
   const filters = parseFilters(search);
   const key = search.toString();
@@ -134,6 +135,8 @@ export function Jobs() {
   const set = [filters.status_id, filters.priority, filters.sla_state].filter((v) => v !== null && v !== undefined).length;
   const title = session.party === 'tenant' ? 'Your repairs' : session.party === 'contractor' ? 'Your jobs' : 'Job board';
   const pages = pageCount(list.data?.count ?? 0);
+  // A message from the page that sent us here (the job page after a job was deleted).
+  const flash = (location.state as { flash?: string } | null)?.flash;
   return (
     <>
       <PageTitle
@@ -147,6 +150,11 @@ export function Jobs() {
       >
         {title}
       </PageTitle>
+      {flash ? (
+        <p className="notice" role="status">
+          {flash}
+        </p>
+      ) : null}
       {session.party !== 'staff' ? <NotifyButton /> : null}
       <form className={session.party === 'staff' ? 'filters filters-sla' : 'filters'} role="search" aria-label="Filter jobs" onSubmit={onSearch} key={key}>
         <label>
