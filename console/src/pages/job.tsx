@@ -28,6 +28,7 @@ import { Actions } from './job-actions.tsx';
 import { Photos } from './job-photos.tsx';
 import { Notes } from './job-notes.tsx';
 import { OwningAgent } from './job-agent.tsx';
+import { HazardPanel } from './job-hazard.tsx';
 
 const TABS = ['photos', 'notes', 'messages', 'money', 'links'];
 
@@ -162,6 +163,7 @@ export function JobPage() {
             onChanged={reloadAll}
             daySlot={j.scheduled_for ? { day: longDate(j.scheduled_for), slot: j.time_range } : null}
           />
+          {session.party === 'staff' ? <HazardPanel jobUuid={uuid} /> : null}
           <Tabs className="tabs" selectedKey={tab} onSelectionChange={(k: Key) => setTab(String(k))}>
             <TabList aria-label="Job sections">
               <Tab id="photos" className="tab">
