@@ -1,6 +1,6 @@
 /**
  * A job's hazard (Awaab's Law) panel and its competing quotes in the console (docs/console.md
- * "The agency's office: a job's hazard and competing quotes"), in headless Chromium on PGlite
+ * "A job's hazard and competing quotes"), in headless Chromium on PGlite
  * with axe at 390 px and 1280 px on each new panel and page: an agent records a damp and mould
  * hazard on a social home's job and sees its clocks with their due dates, records the
  * investigation, sends the written summary, opens its letter (a PDF) and records it as posted;
@@ -73,8 +73,8 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     expect(recorded).toMatchObject({ category: 'damp_and_mould', severity: 'significant', scope: 'social', investigated_at: null });
     const clocks = panel.getByRole('region', { name: 'Statutory clocks' });
     await clocks.getByRole('row').nth(1).waitFor();
-    // Due dates in words ("Thu 26 Nov 2026"), states in words.
-    expect(await clocks.locator('tbody td:nth-child(2)').first().innerText()).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} [A-Z][a-z]{2} \d{4}$/);
+    // Due dates in words ("end of Mon 7 Dec 2026": the working-day clocks end with their last day), states in words.
+    expect(await clocks.locator('tbody td:nth-child(2)').first().innerText()).toMatch(/^end of (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} [A-Z][a-z]{2} \d{4}$/);
     expect(await clocks.locator('tbody td:nth-child(3)').first().innerText()).toMatch(/^(Running|At risk)/);
     await check(page, 'job-hazard');
 

@@ -1,6 +1,6 @@
 /**
- * The hazard (Awaab's Law) panel of the job page, for staff (docs/console.md "The agency's
- * office: a job's hazard and competing quotes"; docs/compliance.md "Hazards and statutory
+ * The hazard (Awaab's Law) panel of the job page, for staff (docs/console.md "A job's hazard
+ * and competing quotes"; docs/compliance.md "Hazards and statutory
  * clocks"): the hazard the job carries and its statutory clocks, each with its due date ("Thu 26
  * Nov 2026") and whether it is running, at risk, met or breached (GET /api/jobs/{uuid}/hazard);
  * classifying or changing the hazard (PUT /api/jobs/{uuid}/hazard); recording a milestone with
@@ -37,6 +37,15 @@ const SEVERITIES: Record<Severity, string> = {
 };
 
 const CLOCK_STATES: Record<string, string> = { running: 'Running', at_risk: 'At risk', met: 'Met', breached: 'Breached' };
+
+/**
+ * A clock's deadline for people: "end of Mon 7 Dec 2026" when it falls at London midnight (the
+ * working-day clocks end with their last day), else the London date and time (the 24-hour clock).
+ */
+function dueText(iso: string): string {
+  const at = formatLondonDateTime(iso);
+  return at.endsWith(', 00:00') ? `end of ${formatLondonDate(new Date(Date.parse(iso) - 1).toISOString())}` : at;
+}
 
 /** The ISO instant of a datetime-local value (the browser's time zone), or undefined for "now". */
 function instantOf(value: FormDataEntryValue | null): string | undefined {
@@ -179,7 +188,7 @@ export function HazardPanel({ jobUuid }: { jobUuid: string }) {
                     <tr key={c.kind}>
                       <td>{c.label}</td>
                       <td>
-                        <time dateTime={c.due_at}>{formatLondonDate(c.due_at)}</time>
+                        <time dateTime={c.due_at}>{dueText(c.due_at)}</time>
                       </td>
                       <td>
                         {CLOCK_STATES[c.state] ?? c.state}

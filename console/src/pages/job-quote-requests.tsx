@@ -1,6 +1,6 @@
 /**
- * Competing quotes (docs/works-orders.md; docs/console.md "The agency's office: a job's hazard
- * and competing quotes"). On the job page, for staff holding `api.quote-requests.manage`: asking
+ * Competing quotes (docs/works-orders.md; docs/console.md "A job's hazard and competing
+ * quotes"). On the job page, for staff holding `api.quote-requests.manage`: asking
  * 2 to 10 contractors for quotes by a deadline (POST /api/jobs/{uuid}/quote-requests), and the
  * job's requests (GET /api/jobs/{uuid}/quote-requests), each read on its own
  * (GET /api/quote-requests/{uuid}) so "Check for answers" re-reads only it: its invitations'
