@@ -64,6 +64,9 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await panel.getByText('No hazard recorded on this job.', { exact: false }).waitFor();
 
     // Classify: damp and mould, significant.
+    await panel.getByRole('button', { name: 'Record a hazard' }).click();
+    await panel.getByLabel('Kind of hazard').locator('option[value="damp_and_mould"]').waitFor({ state: 'attached' });
+    await check(page, 'job-hazard-form');
     await panel.getByLabel('Kind of hazard').selectOption('damp_and_mould');
     await panel.getByLabel('Severity').selectOption('significant');
     await panel.getByLabel('What was found').fill('Black mould behind the wardrobe, about a square metre.');

@@ -148,7 +148,7 @@ export function HazardPanel({ jobUuid }: { jobUuid: string }) {
       <Notice text={done} />
       {hazard.loading && !h && !hazard.problem ? <p>Loading…</p> : null}
       {!hazard.loading && !h && !hazard.problem ? (
-        <p>{canManage ? 'No hazard recorded on this job. If the tenant reported damp, mould or another hazard, record it below to start its clocks.' : 'No hazard recorded on this job.'}</p>
+        <p>{canManage ? 'No hazard recorded on this job. If the tenant reported damp, mould or another hazard, record it to start its clocks.' : 'No hazard recorded on this job.'}</p>
       ) : null}
       {h ? (
         <>
@@ -277,13 +277,13 @@ export function HazardPanel({ jobUuid }: { jobUuid: string }) {
           )}
         </>
       ) : null}
-      {canManage && !hazard.problem && hazard.data !== undefined && !(hazard.loading && !h) ? (
-        h && !changing ? (
-          <Button variant="secondary" onPress={() => setChanging(true)}>
-            Change the hazard
-          </Button>
+      {canManage && !hazard.problem && !(hazard.loading && !h) ? (
+        changing ? (
+          <HazardForm key={h?.uuid ?? 'new'} current={h} busy={action.busy} onSubmit={classify} onCancel={() => setChanging(false)} />
         ) : (
-          <HazardForm key={h?.uuid ?? 'new'} current={h} busy={action.busy} onSubmit={classify} onCancel={h ? () => setChanging(false) : null} />
+          <Button variant="secondary" onPress={() => setChanging(true)}>
+            {h ? 'Change the hazard' : 'Record a hazard'}
+          </Button>
         )
       ) : null}
     </section>
@@ -308,7 +308,7 @@ function HazardForm({
   current: { category: string; severity: string; description: string; further_works_required: boolean; further_works_reason: string | null } | null;
   busy: boolean;
   onSubmit: (e: FormEvent<HTMLFormElement>) => void;
-  onCancel: (() => void) | null;
+  onCancel: () => void;
 }) {
   const categories = useLoad(['hazards', 'categories'], async () => (await api.GET('/api/hazards/categories')).data!.data);
   return (
@@ -350,11 +350,9 @@ function HazardForm({
         <Button type="submit" isDisabled={busy || !categories.data}>
           {current ? 'Save the hazard' : 'Record the hazard'}
         </Button>
-        {onCancel ? (
-          <Button variant="secondary" onPress={onCancel}>
-            Cancel
-          </Button>
-        ) : null}
+        <Button variant="secondary" onPress={onCancel}>
+          Cancel
+        </Button>
       </div>
     </form>
   );
