@@ -45,6 +45,7 @@ type NavPage = [to: string, label: string, open: boolean];
 function workPages(permissions: Set<string>, staff: boolean): NavPage[] {
   return [
     ['/calendar', 'Calendar', permissions.has('api.calendar.view')],
+    ['/quote-requests', 'Quote requests', !staff && permissions.has('api.quote-requests.respond')],
     ['/contractors', 'Contractors', staff && permissions.has('api.contractors.view')],
     ['/tenants', 'Tenants', staff && permissions.has('api.tenants.view')],
     ['/addresses', 'Addresses', staff && permissions.has('api.addresses.view')],

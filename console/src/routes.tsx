@@ -38,6 +38,7 @@ const InvoicesPage = page(() => import('./pages/invoices.tsx'), 'InvoicesPage');
 const InvoicePage = page(() => import('./pages/invoice.tsx'), 'InvoicePage');
 const ExportsPage = page(() => import('./pages/exports.tsx'), 'ExportsPage');
 const JobPage = page(() => import('./pages/job.tsx'), 'JobPage');
+const QuoteInvitationsPage = page(() => import('./pages/job-quote-requests.tsx'), 'QuoteInvitationsPage');
 const AddressFormPage = page(() => import('./pages/address-form.tsx'), 'AddressFormPage');
 const ContractorFormPage = page(() => import('./pages/contractor-form.tsx'), 'ContractorFormPage');
 const TenantFormPage = page(() => import('./pages/tenant-form.tsx'), 'TenantFormPage');
@@ -485,6 +486,14 @@ export function AppRoutes() {
               element={
                 <Guard permission="api.pricing.view" staffOnly>
                   <PricingPage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/quote-requests"
+              element={
+                <Guard permission="api.quote-requests.respond">
+                  <QuoteInvitationsPage />
                 </Guard>
               }
             />

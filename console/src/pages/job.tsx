@@ -29,6 +29,7 @@ import { Photos } from './job-photos.tsx';
 import { Notes } from './job-notes.tsx';
 import { OwningAgent } from './job-agent.tsx';
 import { JobManage, LinkedJobs, PriceEstimate } from './job-manage.tsx';
+import { HazardPanel } from './job-hazard.tsx';
 
 const TABS = ['photos', 'notes', 'messages', 'money', 'links'];
 
@@ -164,6 +165,7 @@ export function JobPage() {
             daySlot={j.scheduled_for ? { day: longDate(j.scheduled_for), slot: j.time_range } : null}
           />
           {session.party === 'staff' ? <JobManage job={j} onChanged={reloadAll} /> : null}
+          {session.party === 'staff' ? <HazardPanel jobUuid={uuid} /> : null}
           <Tabs className="tabs" selectedKey={tab} onSelectionChange={(k: Key) => setTab(String(k))}>
             <TabList aria-label="Job sections">
               <Tab id="photos" className="tab">
