@@ -6,7 +6,8 @@
  * properties and then to the whole portfolio, backing out once; records a property's gas supply,
  * storeys and rooms with a combustion appliance; follows an import to its own page and imports it
  * there; sees the agency's heavy work waiting and running on /exports; and reads the workflow
- * engine's workflows on "Lists and rules". Each page is reloaded and lands on the same page; each
+ * engine's workflows on "Lists and rules" (and the API's message when the
+ * engine fails). Each page is reloaded and lands on the same page; each
  * change is checked in the database.
  */
 import path from 'node:path';
@@ -204,5 +205,10 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await check(page, 'office-workflows');
     await reloadLands(page, 'Lists and rules');
     await flows.getByRole('cell', { name: 'New job -> notify contractor' }).waitFor();
+    // An engine that fails: the API's message, with "Try again".
+    n8n.mode = 'error500';
+    await page.reload();
+    await flows.getByText('The workflow engine answered with status 500', { exact: false }).waitFor();
+    await flows.getByRole('button', { name: 'Try again' }).waitFor();
   });
 });
