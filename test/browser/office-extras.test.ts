@@ -170,7 +170,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await page.getByRole('table', { name: 'Rows with errors' }).getByRole('cell', { name: 'postcode' }).waitFor();
     await check(page, 'office-import');
     await reloadLands(page, 'Import of properties.csv');
-    await page.getByRole('button', { name: 'Import 1 rows' }).click();
+    await page.getByRole('button', { name: 'Import 1 row' }).click();
     await page.getByText('imported', { exact: true }).waitFor();
     await page.getByText('1 of 2 rows', { exact: false }).or(page.getByText('2 of 2 rows', { exact: false })).waitFor();
     expect(await t.db.selectFrom('addresses').select('id').where('line1', '=', '5 Cardigan Road').executeTakeFirst()).toBeDefined();

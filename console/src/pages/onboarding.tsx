@@ -266,7 +266,7 @@ export function ImportPage() {
               <>
                 <ProblemMessage problem={action.problem} />
                 <Button isDisabled={action.busy} onPress={() => void commit()}>
-                  Import {r.counts.create + r.counts.update} rows
+                  {r.counts.create + r.counts.update === 1 ? 'Import 1 row' : `Import ${r.counts.create + r.counts.update} rows`}
                 </Button>
               </>
             ) : null}
