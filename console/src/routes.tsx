@@ -34,6 +34,8 @@ const ContractorsPage = page(() => import('./pages/lists.tsx'), 'ContractorsPage
 const TenantsPage = page(() => import('./pages/lists.tsx'), 'TenantsPage');
 const UsersPage = page(() => import('./pages/lists.tsx'), 'UsersPage');
 const CompliancePage = page(() => import('./pages/compliance.tsx'), 'CompliancePage');
+const SchedulePage = page(() => import('./pages/compliance-extras.tsx'), 'SchedulePage');
+const ImportPage = page(() => import('./pages/onboarding.tsx'), 'ImportPage');
 const InvoicesPage = page(() => import('./pages/invoices.tsx'), 'InvoicesPage');
 const InvoicePage = page(() => import('./pages/invoice.tsx'), 'InvoicePage');
 const ExportsPage = page(() => import('./pages/exports.tsx'), 'ExportsPage');
@@ -338,10 +340,26 @@ export function AppRoutes() {
               }
             />
             <Route
+              path="/imports/:uuid"
+              element={
+                <Guard permission="api.imports.manage">
+                  <ImportPage />
+                </Guard>
+              }
+            />
+            <Route
               path="/compliance"
               element={
                 <Guard permission="api.compliance.view" staffOnly>
                   <CompliancePage />
+                </Guard>
+              }
+            />
+            <Route
+              path="/compliance/schedules/:uuid"
+              element={
+                <Guard permission="api.compliance.view" staffOnly>
+                  <SchedulePage />
                 </Guard>
               }
             />

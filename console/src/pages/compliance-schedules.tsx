@@ -4,9 +4,10 @@
  * contractor and next due dates; for holders of `api.compliance.manage` a form to create one
  * (POST /api/compliance/schedules) or edit one (PUT, sending only the changed fields, so an
  * unchanged rule keeps its start), and delete with a confirmation (DELETE retires it: no more
- * jobs, the raised ones stay).
+ * jobs, the raised ones stay). Each title links to the schedule's own page (compliance-extras.tsx).
  */
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { api } from '../api.ts';
 import { buildRule, leadWords, londonToday, longDate, RECUR_UNITS, ruleParts, ruleWords, type RecurUnit } from '../logic/recurrence.ts';
 import { useUrlTable } from '../logic/url-table.ts';
@@ -50,7 +51,7 @@ export function SchedulesSection({ types, contractors, canManage }: { types: Com
         }),
     });
   const columns: Column<MaintenanceSchedule>[] = [
-    { header: 'Schedule', sortKey: 'schedule', sortValue: (s) => s.title, cell: (s) => s.title },
+    { header: 'Schedule', sortKey: 'schedule', sortValue: (s) => s.title, cell: (s) => <Link to={`/compliance/schedules/${s.uuid}`}>{s.title}</Link> },
     { header: 'How often', cell: (s) => `${ruleWords(s.rrule)}, ${leadWords(s.lead_days)}`, key: true },
     { header: 'Properties', cell: (s) => s.address ?? `Every property with a ${s.type_name ?? s.type} item`, key: true },
     { header: 'Contractor', sortKey: 'contractor', sortValue: (s) => s.contractor_name, cell: (s) => s.contractor_name ?? 'Not assigned', key: true },

@@ -7,8 +7,9 @@
  * across every page (`&sort=expires_on&order=asc`; a new sort goes back to page 1) and the schedules' and types' tables' own sort and page
  * (`&schedules-page=2&types-sort=type`). Holders of `api.compliance.manage` record a
  * certificate on an item, add an item to a property, mark a property an HMO (compliance-forms.tsx),
- * create, edit and delete schedules (compliance-schedules.tsx) and add or retire custom types
- * (compliance-types.tsx).
+ * create, edit and delete schedules (compliance-schedules.tsx), add or retire custom types
+ * (compliance-types.tsx), edit a certificate's document, tenant's copy, remedial works and
+ * exemption, and add an item to many properties at once (compliance-extras.tsx).
  */
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -22,6 +23,7 @@ import type { ComplianceItem, ComplianceStatus, SortOf } from '../types.ts';
 import { Button, Options, Pager, PageTitle, ProblemMessage, useLoad } from '../ui.tsx';
 import { DataTable, type Column } from '../table.tsx';
 import { CertificateForm, PropertyCompliance } from './compliance-forms.tsx';
+import { BulkAddSection, CertificateEditForm } from './compliance-extras.tsx';
 import { SchedulesSection } from './compliance-schedules.tsx';
 import { TypesSection } from './compliance-types.tsx';
 
@@ -52,9 +54,11 @@ export function CompliancePage() {
   const types = useLoad(['compliance', 'types'], async () => (await api.GET('/api/compliance/types', { params: { query: {} } })).data!.data);
   const contractors = useLoad(['contractors', 'first', 100], async () => (await api.GET('/api/contractors', { params: { query: { limit: 100 } } })).data!.data);
   const [recording, setRecording] = useState<ComplianceItem | null>(null);
+  const [editing, setEditing] = useState<ComplianceItem | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const finish = (message: string) => {
     setRecording(null);
+    setEditing(null);
     setDone(message);
     register.reload();
   };
@@ -73,9 +77,16 @@ export function CompliancePage() {
       header: 'Actions',
       key: true,
       cell: (i) => (
-        <Button variant="secondary" aria-label={`Record certificate: ${i.type_name}, ${i.address}`} onPress={() => (setDone(null), setRecording(i))}>
-          Record certificate
-        </Button>
+        <span className="button-row">
+          <Button variant="secondary" aria-label={`Record certificate: ${i.type_name}, ${i.address}`} onPress={() => (setDone(null), setEditing(null), setRecording(i))}>
+            Record certificate
+          </Button>
+          {i.certificate_uuid ? (
+            <Button variant="secondary" aria-label={`Edit certificate: ${i.type_name}, ${i.address}`} onPress={() => (setDone(null), setRecording(null), setEditing(i))}>
+              Edit certificate
+            </Button>
+          ) : null}
+        </span>
       ),
     });
   return (
@@ -125,7 +136,9 @@ export function CompliancePage() {
       {recording ? (
         <CertificateForm key={recording.uuid} item={recording} contractors={contractors.data ?? []} onDone={finish} onCancel={() => setRecording(null)} />
       ) : null}
+      {editing ? <CertificateEditForm key={editing.uuid} item={editing} onDone={finish} onCancel={() => setEditing(null)} /> : null}
       {canManage ? <PropertyCompliance types={types.data ?? []} onDone={finish} /> : null}
+      {canManage ? <BulkAddSection types={types.data ?? []} onDone={() => register.reload()} /> : null}
       <SchedulesSection types={types.data ?? []} contractors={contractors.data ?? []} canManage={canManage} />
       <ProblemMessage problem={types.problem} onRetry={types.reload} />
       {types.data ? <TypesSection types={types.data} canManage={canManage} onChanged={types.reload} /> : null}

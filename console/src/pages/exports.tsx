@@ -5,12 +5,15 @@
  * CSVs `bills.csv` and `payments.csv`), the recharges as sales invoices
  * (`GET /api/recharges/export/{package}`; QuickBooks' credit notes apart, `documents=credit_notes`) over a date range, and the agency's whole data as a ZIP
  * (`GET /api/agencies/current/export`). Each file is fetched through the typed client and saved
- * with the browser's download.
+ * with the browser's download. "Waiting and running" shows the agency's heavy work
+ * (`GET /api/agencies/current/heavy-work`, docs/operations.md "Fairness between agencies"): each
+ * export or report download holding a slot with its progress, or waiting with its place in the queue.
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { api } from '../api.ts';
 import { useSession } from '../session.tsx';
-import { Button, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
+import { Button, formatLondonDateTime, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
 import { saveBlob } from './agency.tsx';
 
 type Format = 'csv' | 'xlsx';
@@ -40,6 +43,83 @@ async function downloadReport(name: string, format: Format): Promise<Blob | null
     default:
       return null;
   }
+}
+
+/** The kinds of heavy work (GET /api/agencies/current/heavy-work `kind`), in words. */
+const HEAVY_KINDS: Record<string, string> = {
+  export: "Export of the agency's data",
+  report: 'Report download',
+  gdpr_report: 'Subject-access report',
+  backup: 'Database copy',
+};
+
+/** "120 of 400 done", "120 done so far" (total not known yet) or "Starting". */
+function progressWords(done: number, total: number | null): string {
+  if (total !== null) return `${done} of ${total} done`;
+  return done > 0 ? `${done} done so far` : 'Starting';
+}
+
+/**
+ * The agency's heavy work waiting and running (GET /api/agencies/current/heavy-work): read when the
+ * page opens, again every three seconds while there is some or a download is under way (`busy`),
+ * and on "Check again"; an empty state otherwise.
+ */
+export function HeavyWorkSection({ busy }: { busy: boolean }) {
+  const work = useLoad(['heavy-work'], async () => (await api.GET('/api/agencies/current/heavy-work')).data!.data);
+  const count = work.data?.length ?? 0;
+  const { reload } = work;
+  useEffect(() => {
+    if (count === 0 && !busy) return;
+    const timer = setInterval(reload, 3_000);
+    return () => clearInterval(timer);
+  }, [count, busy, reload]);
+  return (
+    <section aria-labelledby="heavy-work">
+      <h2 id="heavy-work">Waiting and running</h2>
+      <p className="hint">
+        Exports and report downloads run a few at a time for each agency; the others wait their turn here. Imports show their own progress on their page (from{' '}
+        <Link to="/imports">Import</Link>).
+      </p>
+      <ProblemMessage problem={work.problem} onRetry={work.reload} />
+      {work.data && count === 0 ? <p className="empty-state">Nothing is waiting or running. A download you start below shows here while it waits for its turn.</p> : null}
+      {count > 0 ? (
+        <table>
+          <caption>Heavy work of the agency</caption>
+          <thead>
+            <tr>
+              <th scope="col">What</th>
+              <th scope="col">State</th>
+              <th scope="col">Progress</th>
+              <th scope="col">Asked for</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(work.data ?? []).map((w) => (
+              <tr key={w.uuid}>
+                <td>{HEAVY_KINDS[w.kind] ?? 'Other work'}</td>
+                <td>{w.status === 'running' ? 'Running' : w.queue_position === 1 ? 'Waiting: next in the queue' : w.queue_position ? `Waiting: number ${w.queue_position} in the queue` : 'Waiting its turn'}</td>
+                <td>
+                  {w.status === 'running' ? (
+                    <>
+                      {w.steps_total !== null ? <progress max={Math.max(w.steps_total, 1)} value={w.steps_done} aria-label={`${HEAVY_KINDS[w.kind] ?? 'Work'} progress`} /> : null} {progressWords(w.steps_done, w.steps_total)}
+                    </>
+                  ) : (
+                    'Not started'
+                  )}
+                </td>
+                <td>{formatLondonDateTime(w.created_at)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <div className="button-row">
+        <Button variant="secondary" isDisabled={work.loading} onPress={work.reload}>
+          Check again
+        </Button>
+      </div>
+    </section>
+  );
 }
 
 /** The exports page. */
@@ -87,6 +167,7 @@ export function ExportsPage() {
           {saved}
         </p>
       ) : null}
+      <HeavyWorkSection busy={action.busy} />
       {canReports ? (
         <section aria-labelledby="reports">
           <h2 id="reports">Reports</h2>

@@ -5,14 +5,15 @@
  * (GET/PUT /api/reporting/settings, GET /api/reporting/on-call, PUT .../{branch_uuid}), the
  * recharge fee (GET/PUT /api/recharges/settings), the Awaab's Law settings (GET/PUT
  * /api/hazards/settings, GET /api/hazards/categories); and, for the Account page, one's own
- * dashboard's look (GET/PUT /api/users/appearance, POST/DELETE .../banner). Each section shows only
- * to whoever holds its key.
+ * dashboard's look (GET/PUT /api/users/appearance, POST/DELETE .../banner); and the workflows of
+ * the connected workflow engine (GET /api/workflow-engine/workflows, docs/workflow-engine.md).
+ * Each section shows only to whoever holds its key.
  */
 import { useState, type FormEvent } from 'react';
 import { api } from '../api.ts';
 import { poundsToPence } from '../logic/money.ts';
 import { useSession } from '../session.tsx';
-import { Button, formatPence, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { Button, formatLondonDate, formatPence, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { DataTable, type Column } from '../table.tsx';
 import { Labelled } from './compliance-forms.tsx';
 import { Notice } from './people-forms.tsx';
@@ -35,6 +36,7 @@ export function SetupPage() {
       {can('api.reporting.flows.manage') ? <ReportingSection /> : null}
       {can('api.recharges.view') ? <RechargeSection canManage={can('api.recharges.settings.manage')} /> : null}
       {can('api.hazards.view') ? <HazardSection canManage={can('api.hazards.settings.manage')} /> : null}
+      {can('page.settings.configuration') ? <WorkflowsSection /> : null}
     </>
   );
 }
@@ -459,6 +461,82 @@ export function AppearanceSection() {
         </>
       ) : null}
       {dialog}
+    </Section>
+  );
+}
+
+/**
+ * The status and message of a workflow engine failure thrown by the typed client (502 or 503,
+ * docs/workflow-engine.md "Answers"), or null for any other error.
+ */
+function engineFailure(e: unknown): { status: number; message: string } | null {
+  if (typeof e !== 'object' || e === null) return null;
+  const { status, message } = e as { status?: unknown; message?: unknown };
+  return (status === 502 || status === 503) && typeof message === 'string' && message ? { status, message } : null;
+}
+
+type Workflow = { id: string; name: string; active: boolean; updated_at: string | null; tags: Array<{ id: string; name: string }> };
+
+/**
+ * The workflows of the connected workflow engine (n8n; GET /api/workflow-engine/workflows
+ * `action=list`, docs/workflow-engine.md): name, on or off, tags and last change, 50 at a time
+ * with "Show more" (the answer's `next_cursor`). The engine belongs to the installation, so every
+ * administrator sees the same list; when none is configured an empty state says so with the API's
+ * message, and any other failure shows the API's problem with "Try again".
+ */
+export function WorkflowsSection() {
+  const [pages, setPages] = useState<Workflow[][]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const more = useAction();
+  const first = useLoad(['workflow-engine', 'workflows'], async () => {
+    try {
+      const { data } = await api.GET('/api/workflow-engine/workflows', { params: { query: { action: 'list', limit: 50 } } });
+      const d = data!.data;
+      return { workflows: 'workflows' in d ? d.workflows : [], next_cursor: 'workflows' in d ? d.next_cursor : null, engine: null };
+    } catch (e) {
+      // The engine's own failures (503 not configured, 502 unreachable or refusing) are told in the
+      // API's words, which the console's generic "server could not complete this" would hide.
+      const engine = engineFailure(e);
+      if (engine) return { workflows: [], next_cursor: null, engine };
+      throw e;
+    }
+  });
+  const engine = first.data?.engine ?? null;
+  const next = cursor ?? (pages.length === 0 ? (first.data?.next_cursor ?? null) : null);
+  const showMore = () =>
+    void more.run(async () => {
+      const { data } = await api.GET('/api/workflow-engine/workflows', { params: { query: { action: 'list', limit: 50, cursor: next! } } });
+      const d = data!.data;
+      if (!('workflows' in d)) return;
+      setPages((p) => [...p, d.workflows]);
+      setCursor(d.next_cursor ?? '');
+    });
+  const rows = [...(first.data?.workflows ?? []), ...pages.flat()];
+  const columns: Column<Workflow>[] = [
+    { header: 'Workflow', cell: (w) => w.name },
+    { header: 'Runs', cell: (w) => (w.active ? 'On' : 'Off'), key: true },
+    { header: 'Tags', cell: (w) => w.tags.map((t) => t.name).join(', ') || 'None', key: true },
+    { header: 'Last changed', cell: (w) => (w.updated_at ? formatLondonDate(w.updated_at) : 'Not known'), key: true },
+  ];
+  return (
+    <Section id="workflows" title="Workflows">
+      <p className="hint">The automations of the workflow engine connected to Caretaker (n8n), such as telling a contractor about a new job. They are changed in the engine itself.</p>
+      <ProblemMessage problem={first.problem} onRetry={first.reload} />
+      {engine?.status === 503 && engine.message === 'Workflow engine not configured' ? (
+        <p className="empty-state">No workflow engine is connected to this installation (the API answers "{engine.message}"). Whoever runs Caretaker connects n8n; its workflows then show here.</p>
+      ) : engine ? (
+        <ProblemMessage problem={{ message: engine.message, field: null, retry: true, retryAfterSeconds: null, status: engine.status }} onRetry={first.reload} />
+      ) : null}
+      {first.data && !engine && rows.length === 0 ? <p className="empty-state">No workflows yet. Create one in the workflow engine; it shows here.</p> : null}
+      {rows.length > 0 ? <DataTable label="Workflows of the engine" columns={columns} rows={rows} rowKey={(w) => w.id} /> : null}
+      <ProblemMessage problem={more.problem} />
+      {next ? (
+        <div className="button-row">
+          <Button variant="secondary" isDisabled={more.busy} onPress={showMore}>
+            Show more workflows
+          </Button>
+        </div>
+      ) : null}
     </Section>
   );
 }

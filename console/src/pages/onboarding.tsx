@@ -2,13 +2,16 @@
  * Onboarding pages (docs/onboarding.md; the agencies themselves are in agency.tsx): an administrator
  * adds a branch (POST /api/admin/branches) and imports properties, tenants, contractors and
  * landlords from CSV or XLSX (POST /api/imports: the dry run with every row's outcome, then
- * POST /api/imports/{uuid}/commit).
+ * POST /api/imports/{uuid}/commit), each import then on its own page (`/imports/{uuid}`,
+ * GET /api/imports/{uuid}: its state, progress or place in the queue, counts and rows with errors).
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
 import { Form } from 'react-aria-components';
 import { api } from '../api.ts';
 import type { ImportEntity } from '../types.ts';
-import { Button, Field, PageTitle, ProblemMessage, useAction } from '../ui.tsx';
+import { Button, Field, formatLondonDateTime, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
+import { Loaded } from './people-forms.tsx';
 
 /** Administrators: add a branch (shown under the branch list). */
 export function AddBranch({ onAdded }: { onAdded: () => void }) {
@@ -62,6 +65,7 @@ export function ImportsPage() {
   const action = useAction();
   const [run, setRun] = useState<ImportRun | null>(null);
   const [committed, setCommitted] = useState<string | null>(null);
+  const [last, setLast] = useState<string | null>(null);
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
@@ -85,7 +89,8 @@ export function ImportsPage() {
       const { data } = await api.POST('/api/imports/{uuid}/commit', { params: { path: { uuid: run!.uuid } }, body: {} });
       const r = data!.data as ImportRun;
       const kept = run!.kept_columns?.length ? ` Columns not in the file, kept as stored: ${run!.kept_columns.join(', ')}.` : '';
-      setCommitted(r.status === 'committed' ? `Imported: ${run!.counts.create} created, ${run!.counts.update} updated.${kept}` : `Importing on the queue (${r.status}).${kept}`);
+      setCommitted(r.status === 'committed' ? `Imported: ${run!.counts.create} created, ${run!.counts.update} updated.${kept}` : `Importing on the queue (${IMPORT_STATUSES[r.status] ?? r.status}).${kept}`);
+      setLast(run!.uuid);
       setRun(null);
     });
   const errors = (run?.rows ?? []).filter((r) => r.outcome === 'error');
@@ -105,6 +110,12 @@ export function ImportsPage() {
       {committed ? (
         <p className="notice" role="status">
           {committed}
+          {last ? (
+            <>
+              {' '}
+              <Link to={`/imports/${last}`}>Follow this import</Link>
+            </>
+          ) : null}
         </p>
       ) : null}
       <form className="form" onSubmit={onSubmit}>
@@ -166,11 +177,127 @@ export function ImportsPage() {
               </tbody>
             </table>
           ) : null}
+          <p>
+            <Link to={`/imports/${run.uuid}`}>Open this import's own page</Link> (its address stays valid, to come back to it later).
+          </p>
           <Button onPress={() => void commit()} isDisabled={action.busy}>
             Import {run.counts.create + run.counts.update} rows
           </Button>
         </section>
       ) : null}
+    </>
+  );
+}
+
+/** An import's states (GET /api/imports/{uuid} `status`), in words. */
+const IMPORT_STATUSES: Record<string, string> = {
+  checked: 'checked, not imported yet',
+  queued: 'waiting its turn',
+  committing: 'importing',
+  committed: 'imported',
+  failed: 'failed',
+};
+
+/**
+ * An import's own page, `/imports/{uuid}` (GET /api/imports/{uuid}, docs/onboarding.md): what the
+ * file holds, its state, the place in the agency's queue while waiting, the rows done while
+ * importing (read again every two seconds until it ends), the counts per outcome and the rows with
+ * errors; a checked file not yet imported is imported from here (POST /api/imports/{uuid}/commit).
+ */
+export function ImportPage() {
+  const { uuid = '' } = useParams();
+  const load = useLoad(['imports', uuid], async () => (await api.GET('/api/imports/{uuid}', { params: { path: { uuid } } })).data!.data);
+  const status = load.data?.status;
+  const { reload } = load;
+  useEffect(() => {
+    if (status !== 'queued' && status !== 'committing') return;
+    const timer = setInterval(reload, 2_000);
+    return () => clearInterval(timer);
+  }, [status, reload]);
+  const action = useAction();
+  const commit = () =>
+    action.run(async () => {
+      await api.POST('/api/imports/{uuid}/commit', { params: { path: { uuid } }, body: {} });
+      reload();
+    });
+  const title = load.data && !load.placeholder ? `Import of ${load.data.file_name}` : 'Import';
+  return (
+    <>
+      <PageTitle>{title}</PageTitle>
+      <p>
+        <Link to="/imports">Back to import</Link>
+      </p>
+      <Loaded load={load}>
+        {(r) => (
+          <>
+            <dl className="details">
+              <dt>What the file holds</dt>
+              <dd>{isImportEntity(r.entity) ? ENTITIES[r.entity] : r.entity}</dd>
+              <dt>State</dt>
+              <dd>
+                {IMPORT_STATUSES[r.status] ?? r.status}
+                {r.status === 'queued' && r.queue_position ? (r.queue_position === 1 ? ', next in the queue' : `, number ${r.queue_position} in the queue`) : ''}
+              </dd>
+              <dt>Progress</dt>
+              <dd>
+                <progress max={Math.max(r.rows_total, 1)} value={r.rows_done} aria-label="Rows imported" /> {r.rows_done} of {r.rows_total} rows
+              </dd>
+              <dt>Outcome</dt>
+              <dd className="import-counts">
+                {r.counts.create} to create, {r.counts.update} to update, {r.counts.unchanged} unchanged, {r.counts.error} with errors
+              </dd>
+              <dt>Bad rows</dt>
+              <dd>{r.skip_bad_rows ? 'Skipped (the good rows are imported)' : 'Stop the import'}</dd>
+              <dt>Checked</dt>
+              <dd>{formatLondonDateTime(r.created_at)}</dd>
+              {r.committed_at ? (
+                <>
+                  <dt>Imported</dt>
+                  <dd>{formatLondonDateTime(r.committed_at)}</dd>
+                </>
+              ) : null}
+            </dl>
+            {r.failure ? (
+              <p className="field-error" role="alert">
+                {r.failure}
+              </p>
+            ) : null}
+            {r.status === 'checked' ? (
+              <>
+                <ProblemMessage problem={action.problem} />
+                <Button isDisabled={action.busy} onPress={() => void commit()}>
+                  {r.counts.create + r.counts.update === 1 ? 'Import 1 row' : `Import ${r.counts.create + r.counts.update} rows`}
+                </Button>
+              </>
+            ) : null}
+            {(r.rows ?? []).length === 0 ? (
+              <p className="empty-state">No row has an error.</p>
+            ) : (
+              <table>
+                <caption>Rows with errors</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Row</th>
+                    <th scope="col">Column</th>
+                    <th scope="col">Reason</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {(r.rows ?? []).flatMap((row) =>
+                    row.errors.map((x, i) => (
+                      <tr key={`${row.row}-${i}`}>
+                        <td>{row.row}</td>
+                        <td>{x.column}</td>
+                        <td>{x.reason}</td>
+                      </tr>
+                    )),
+                  )}
+                </tbody>
+              </table>
+            )}
+          </>
+        )}
+      </Loaded>
     </>
   );
 }

@@ -5,7 +5,8 @@
  * (GET /api/tenants?address_uuid=), its compliance items with every certificate
  * (GET /api/compliance?address_uuid= and GET /api/compliance/items/{uuid}), its jobs
  * (GET /api/jobs/manage?address_uuid=), the documents of its certificates and latest jobs, and the
- * conversations of those jobs, and its Awaab's Law scope (office-more.tsx). Each section shows only to holders of the permission it reads.
+ * conversations of those jobs, what it has for its compliance (gas supply, storeys, rooms with a
+ * combustion appliance: compliance-extras.tsx), and its Awaab's Law scope (office-more.tsx). Each section shows only to holders of the permission it reads.
  * Reached from the address list, the job page and the search results.
  */
 import { type FormEvent } from 'react';
@@ -14,12 +15,14 @@ import { api } from '../api.ts';
 import { PRIORITIES } from '../logic/job-filters.ts';
 import { LIMIT_SOURCES, shareWords } from '../logic/landlords.ts';
 import { poundsToPence } from '../logic/money.ts';
+import { queryClient } from '../query.ts';
 import { useSession } from '../session.tsx';
 import { DataTable, type Column } from '../table.tsx';
 import type { AddressDetail, ComplianceItemDetail, JobDocument, JobSummary, PropertyOwnership, Tenant, Thread } from '../types.ts';
 import { Button, formatDate, formatDateTime, formatPence, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
 import { COMPLIANCE_STATUSES } from './compliance.tsx';
 import { PropertyHazardScope } from './office-more.tsx';
+import { PropertyProfile } from './compliance-extras.tsx';
 import { formatBytes } from './job-files.tsx';
 import { Loaded } from './people-forms.tsx';
 import { addressLabel } from './property-picker.tsx';
@@ -82,6 +85,7 @@ function Property({ address: a }: { address: AddressDetail }) {
       {can('api.landlords.view') ? <Owners addressUuid={a.uuid} /> : null}
       {can('api.tenants.view') ? <Tenants addressUuid={a.uuid} /> : null}
       {can('api.compliance.view') ? <Compliance addressUuid={a.uuid} /> : null}
+      {can('api.compliance.manage') ? <PropertyProfile addressUuid={a.uuid} onSaved={() => void queryClient.invalidateQueries({ queryKey: ['compliance', 'property', a.uuid] })} /> : null}
       {can('api.compliance.view') ? <Tenancies addressUuid={a.uuid} canManage={can('api.compliance.manage')} /> : null}
       {can('api.hazards.view') && session.me?.agency_uuid ? <PropertyHazardScope addressUuid={a.uuid} /> : null}
       <section aria-labelledby="property-jobs">
