@@ -6,25 +6,12 @@
  * contractor's record; an administrator records a part payment on an invoice's own page and opens
  * its PDF. Each page is reloaded and lands on the same page.
  */
-import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgency, createBranch, createUser, userClient, type TestApp } from '../helpers/app.ts';
-import { BrowserSession, checkAndShoot as checkPage, CHROMIUM, DESKTOP, PHONE, serveConsole } from '../helpers/browser.ts';
+import { BrowserSession, checkAtBothWidths, CHROMIUM, DESKTOP, reloadLands, serveConsole } from '../helpers/browser.ts';
 import { insertContractor, insertJob } from '../helpers/factories.ts';
 
-const SHOTS = path.resolve(import.meta.dirname, '../../docs/console');
-
-/** axe at phone width and at 1280 px (the page stays at 1280 px); pictures in docs/console. */
-const check = (page: Page, name: string) => checkPage(page, SHOTS, name, { phone: PHONE, desktop: DESKTOP });
-
-/** Reloads the page and waits for the same level-1 heading: every console URL survives a reload. */
-async function reloadLands(page: Page, heading: string | RegExp): Promise<void> {
-  const url = page.url();
-  await page.reload();
-  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-  expect(page.url()).toBe(url);
-}
+const check = checkAtBothWidths;
 
 const TITLE = CHROMIUM ? "The agency's office in the console" : "The agency's office in the console (skipped: Debian chromium is not installed)";
 

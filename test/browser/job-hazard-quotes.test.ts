@@ -8,25 +8,12 @@
  * requests" and quotes; the agent sees the answer. Each change is checked in the database and
  * each page lands again after a reload.
  */
-import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgency, createBranch, createUser, userClient, type TestApp } from '../helpers/app.ts';
-import { BrowserSession, checkAndShoot as checkPage, CHROMIUM, DESKTOP, PHONE, serveConsole } from '../helpers/browser.ts';
+import { BrowserSession, checkAtBothWidths, CHROMIUM, DESKTOP, reloadLands, serveConsole } from '../helpers/browser.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 
-const SHOTS = path.resolve(import.meta.dirname, '../../docs/console');
-
-/** axe at phone width and at 1280 px (the page stays at 1280 px); pictures in docs/console. */
-const check = (page: Page, name: string) => checkPage(page, SHOTS, name, { phone: PHONE, desktop: DESKTOP });
-
-/** Reloads the page and waits for the same level-1 heading: every console URL survives a reload. */
-async function reloadLands(page: Page, heading: string): Promise<void> {
-  const url = page.url();
-  await page.reload();
-  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-  expect(page.url()).toBe(url);
-}
+const check = checkAtBothWidths;
 
 const TITLE = CHROMIUM ? "A job's hazard panel and competing quotes in the console" : "A job's hazard panel and competing quotes in the console (skipped: Debian chromium is not installed)";
 

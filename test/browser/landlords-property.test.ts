@@ -11,7 +11,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, createAgency, createBranch, createUser, login, type TestApp } from '../helpers/app.ts';
-import { BrowserSession, checkAndShoot, CHROMIUM, DESKTOP, PHONE, serveConsole } from '../helpers/browser.ts';
+import { BrowserSession, checkAndShoot, CHROMIUM, DESKTOP, PHONE, reloadLands, serveConsole } from '../helpers/browser.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 
 const SIZES = { phone: PHONE, desktop: DESKTOP };
@@ -37,16 +37,6 @@ async function internalWords(page: Page): Promise<string[]> {
     const m = re.exec(text);
     return m ? [`${what}: '${m[0]}'`] : [];
   });
-}
-
-/** Reloads the page and waits for the same heading: the address survives a reload and a bookmark. */
-async function reloadLands(page: Page, heading: string | RegExp): Promise<void> {
-  const url = page.url();
-  const res = await page.reload();
-  expect(res?.status(), `reload of ${url}`).toBe(200);
-  expect(res?.headers()['content-type'], `reload of ${url}`).toContain('text/html');
-  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
-  expect(page.url()).toBe(url);
 }
 
 const TITLE = CHROMIUM ? 'landlords and properties in the console' : 'landlords and properties in the console (skipped: Debian chromium is not installed)';

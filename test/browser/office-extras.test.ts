@@ -10,28 +10,15 @@
  * engine fails). Each page is reloaded and lands on the same page; each
  * change is checked in the database.
  */
-import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
 import { addDays, humanDate, londonDate } from '../../src/lib/london-time.ts';
 import { Client, createAgency, createBranch, createUser, login, type TestApp } from '../helpers/app.ts';
-import { BrowserSession, checkAndShoot as checkPage, CHROMIUM, DESKTOP, PHONE, serveConsole } from '../helpers/browser.ts';
+import { BrowserSession, checkAtBothWidths, CHROMIUM, DESKTOP, reloadLands, serveConsole } from '../helpers/browser.ts';
 import { insertAddress } from '../helpers/factories.ts';
 import { n8nWorkflow, startFakeN8n, type FakeN8n } from '../jobs/workflow-engine/fake-n8n.ts';
 
-const SHOTS = path.resolve(import.meta.dirname, '../../docs/console');
-
-/** axe at phone width and at 1280 px (the page stays at 1280 px); pictures in docs/console. */
-const check = (page: Page, name: string) => checkPage(page, SHOTS, name, { phone: PHONE, desktop: DESKTOP });
-
-/** Reloads the page and waits for the same level-1 heading: every console URL survives a reload. */
-async function reloadLands(page: Page, heading: string | RegExp): Promise<void> {
-  const url = page.url();
-  await page.reload();
-  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-  expect(page.url()).toBe(url);
-}
+const check = checkAtBothWidths;
 
 const TITLE = CHROMIUM ? "The office's remaining staff operations in the console" : "The office's remaining staff operations in the console (skipped: Debian chromium is not installed)";
 

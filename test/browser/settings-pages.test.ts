@@ -7,16 +7,12 @@
  * saves it as version 1 and goes back to the built-in text (version 2). Every page is checked with
  * photographed into docs/console/*.png.
  */
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgency, createBranch, createUser, type TestApp } from '../helpers/app.ts';
-import { BrowserSession, checkAndShoot as checkPage, CHROMIUM, DESKTOP, PHONE, serveConsole } from '../helpers/browser.ts';
+import { BrowserSession, checkAtBothWidths, CHROMIUM, DESKTOP, serveConsole } from '../helpers/browser.ts';
 
-const SHOTS = path.resolve(import.meta.dirname, '../../docs/console');
-
-/** axe at phone width and at 1280 px (the page stays at 1280 px); pictures in docs/console. */
-const check = (page: Page, name: string) => checkPage(page, SHOTS, name, { phone: PHONE, desktop: DESKTOP });
+const check = checkAtBothWidths;
 
 /**
  * Opens an administration page from the user menu. The toggle is clicked again while the menu is

@@ -184,6 +184,22 @@ export async function checkAndShoot(page: Page, folder: string, name: string, si
   }
 }
 
+/** The docs' console pictures (docs/console), written by checkAtBothWidths with CONSOLE_SCREENSHOTS=1. */
+export const CONSOLE_SHOTS = path.resolve(import.meta.dirname, '../../docs/console');
+
+/** checkAndShoot at phone width and at 1280 px (the page stays at 1280 px), pictures in docs/console as `<name>-phone.png` and `<name>-desktop.png`. */
+export function checkAtBothWidths(page: Page, name: string): Promise<void> {
+  return checkAndShoot(page, CONSOLE_SHOTS, name, { phone: PHONE, desktop: DESKTOP });
+}
+
+/** Reloads the page and waits for the same level-1 heading, then expects the same URL: every console URL survives a reload (docs/console.md). */
+export async function reloadLands(page: Page, heading: string | RegExp): Promise<void> {
+  const url = page.url();
+  await page.reload();
+  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+  expect(page.url()).toBe(url);
+}
+
 /**
  * Serves a test app to a browser: its clock moved to the real now (the browser's cookies and the
  * session expiry it shows use real time), listening on 127.0.0.1 at a free port.
