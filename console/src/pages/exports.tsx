@@ -20,6 +20,20 @@ type Format = 'csv' | 'xlsx';
 type Package = 'xero' | 'quickbooks' | 'sage';
 const PACKAGES: Record<Package, string> = { xero: 'Xero', quickbooks: 'QuickBooks Online', sage: 'Sage 50' };
 
+/**
+ * What each report holds, in people's words (the API's own descriptions, GET /api/reports, are
+ * written for API clients: paths, field names, units). A report the console does not know yet
+ * shows its title alone.
+ */
+const REPORT_WORDS: Record<string, string> = {
+  'jobs-register': 'every job you can see, with its status, priority, property, contractor and dates.',
+  'contractor-performance': 'per contractor over the last 90 days: jobs assigned, completed and cancelled, the typical time to complete, first-time fixes and the agreed cost.',
+  'sla-compliance': 'the SLA clocks of the last 90 days per branch: met, breached and still running, and the typical time to respond.',
+  'tenant-jobs-per-property': 'per property with jobs: its tenants, its jobs in all and still open, and when the latest was reported.',
+  'certificates-register': "contractors' certificates that expire in the next 30 days.",
+  'compliance-register': 'every compliance item of your properties with its state today (in date, due soon, expired or missing), its latest certificate and who issued it.',
+};
+
 function isPackage(v: string): v is Package {
   return Object.hasOwn(PACKAGES, v);
 }
@@ -175,7 +189,8 @@ export function ExportsPage() {
           <ul className="plain-list">
             {(reports.data ?? []).map((r) => (
               <li key={r.name}>
-                <strong>{r.title}</strong>: {r.description}{' '}
+                <strong>{r.title}</strong>
+                {REPORT_WORDS[r.name] ? `: ${REPORT_WORDS[r.name]}` : null}{' '}
                 <span className="button-row">
                   {r.formats.map((format) =>
                     format === 'csv' || format === 'xlsx' ? (
