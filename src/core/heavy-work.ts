@@ -18,6 +18,7 @@
  * died) no longer counts and is removed by the next release.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { E_TIMEOUT, Semaphore, withTimeout } from 'async-mutex';
 import type { AppDeps } from '../app-deps.ts';
 import type { DbOrTrx } from '../db/types.ts';
 import { newUuid } from '../lib/crypto.ts';
@@ -41,49 +42,27 @@ const HEARTBEAT_S = 30;
 /** Milliseconds between two looks of a waiting request at its queue. */
 const POLL_MS = 200;
 
-/** A counting semaphore whose waiters are served in order; `acquire` may give up at a deadline. */
-class Permits {
-  private free: number;
-  private readonly waiters: (() => void)[] = [];
-  constructor(size: number) {
-    this.free = size;
-  }
-  /** Resolves true with a permit taken, or false when `deadline` (performance.now() ms) passes first. */
-  async acquire(deadline = Infinity): Promise<boolean> {
-    if (this.free > 0 && this.waiters.length === 0) {
-      this.free -= 1;
-      return true;
-    }
-    return new Promise<boolean>((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      const waiter = () => {
-        if (timer) clearTimeout(timer);
-        resolve(true);
-      };
-      this.waiters.push(waiter);
-      if (Number.isFinite(deadline)) {
-        timer = setTimeout(() => {
-          const i = this.waiters.indexOf(waiter);
-          if (i >= 0) this.waiters.splice(i, 1);
-          resolve(false);
-        }, Math.max(0, deadline - performance.now()));
-      }
-    });
-  }
-  /** Gives a permit back: to the first waiter, or to the pool. */
-  release(): void {
-    const next = this.waiters.shift();
-    if (next) next();
-    else this.free += 1;
+/**
+ * Takes one of `permits`, waiting in order (async-mutex's Semaphore serves its waiters first in,
+ * first out); resolves false when `deadline` (performance.now() ms) passes first. A waiter that gave
+ * up is served later all the same and gives its permit straight back (async-mutex's withTimeout).
+ */
+async function takePermit(permits: Semaphore, deadline: number): Promise<boolean> {
+  try {
+    await withTimeout(permits, Math.max(0, deadline - performance.now())).acquire();
+    return true;
+  } catch (err) {
+    if (err === E_TIMEOUT) return false;
+    throw err;
   }
 }
 
 /** One process's permits per database handle (one app), sized CARETAKER_HEAVY_DB_CONNECTIONS. */
-const permitsByDb = new WeakMap<object, Permits>();
-function permitsOf(deps: GateDeps): Permits {
+const permitsByDb = new WeakMap<object, Semaphore>();
+function permitsOf(deps: GateDeps): Semaphore {
   let p = permitsByDb.get(deps.db);
   if (!p) {
-    p = new Permits(deps.config.heavyDbConnections);
+    p = new Semaphore(deps.config.heavyDbConnections);
     permitsByDb.set(deps.db, p);
   }
   return p;
@@ -141,7 +120,7 @@ export async function acquireHeavySlot(deps: GateDeps, agencyId: number | null, 
   let position = 1;
   try {
     for (;;) {
-      if (await permits.acquire(deadline)) {
+      if (await takePermit(permits, deadline)) {
         let started = false;
         try {
           position = await deps.db.transaction().execute(async (trx) => {
@@ -187,7 +166,7 @@ function staleBefore(deps: GateDeps): Date {
 }
 
 /** The slot of a started ticket, with its heartbeat. */
-function heldSlot(deps: GateDeps, id: number, uuid: string, permits: Permits): HeavySlot {
+function heldSlot(deps: GateDeps, id: number, uuid: string, permits: Semaphore): HeavySlot {
   let released = false;
   const heartbeat = setInterval(() => {
     void touchHeavyWork(deps.db, id, deps.clock.now()).catch(() => undefined);
