@@ -14,7 +14,7 @@ import { api } from '../api.ts';
 import { leadWords, londonToday, longDate, ruleWords } from '../logic/recurrence.ts';
 import type { ComplianceItem, ComplianceType } from '../types.ts';
 import { Button, formatLondonDate, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
-import { Labelled, useFocusOnOpen } from './compliance-forms.tsx';
+import { ComplianceTypeSelect, Labelled, useFocusOnOpen } from './compliance-forms.tsx';
 import { Loaded } from './people-forms.tsx';
 import { addressLabel, PropertyPicker } from './property-picker.tsx';
 
@@ -313,18 +313,7 @@ export function BulkAddSection({ types, onDone }: { types: ComplianceType[]; onD
     <section aria-labelledby="bulk-add">
       <h2 id="bulk-add">Add an item to many properties</h2>
       <div className="form">
-        <Labelled label="Compliance item to add">
-          {(id) => (
-            <select id={id} value={type} onChange={(e) => setType(e.target.value)}>
-              <option value="">Choose an item</option>
-              {live.map((t) => (
-                <option key={t.code} value={t.code}>
-                  {t.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Labelled>
+        <ComplianceTypeSelect label="Compliance item to add" types={live} value={type} onChange={setType} />
         <fieldset>
           <legend>Which properties</legend>
           {(

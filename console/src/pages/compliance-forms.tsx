@@ -61,6 +61,24 @@ export function ContractorOptions({ contractors, none }: { contractors: Contract
   );
 }
 
+/** A labelled choice of one compliance item type (`types`, by code) with "Choose an item" first (value ''). */
+export function ComplianceTypeSelect({ label, types, value, onChange }: { label: string; types: ComplianceType[]; value: string; onChange: (code: string) => void }) {
+  return (
+    <Labelled label={label}>
+      {(id) => (
+        <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+          <option value="">Choose an item</option>
+          {types.map((t) => (
+            <option key={t.code} value={t.code}>
+              {t.name}
+            </option>
+          ))}
+        </select>
+      )}
+    </Labelled>
+  );
+}
+
 /**
  * Records a certificate on `item`; checks the dates first (issue not in the future, expiry not
  * before it) and tells `onDone` the sentence to show once the API answers.
@@ -169,18 +187,7 @@ export function PropertyCompliance({ types, onDone }: { types: ComplianceType[];
             if (a) setMissing(null);
           }}
         />
-        <Labelled label="Compliance item">
-          {(id) => (
-            <select id={id} value={type} onChange={(e) => setType(e.target.value)}>
-              <option value="">Choose an item</option>
-              {live.map((t) => (
-                <option key={t.code} value={t.code}>
-                  {t.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Labelled>
+        <ComplianceTypeSelect label="Compliance item" types={live} value={type} onChange={setType} />
         <div className="button-row">
           <Button isDisabled={action.busy || !type} onPress={addItem}>
             Add item
