@@ -8,43 +8,16 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newUuid } from '../../src/lib/crypto.ts';
 import type { NodemailerMailer } from '../../src/modules/messaging/mail/mailer.ts';
 import { Client, createAgency, createBranch, createUser, login, type TestApp } from '../helpers/app.ts';
-import { axeViolations, BrowserSession, checkAndShoot as checkPage, CHROMIUM, DESKTOP, PHONE, serveConsole } from '../helpers/browser.ts';
+import { axeViolations, BrowserSession, checkAndShoot as checkPage, CHROMIUM, DESKTOP, gradientPng, PHONE, serveConsole } from '../helpers/browser.ts';
 import { insertAddress, insertContractor, insertJob, insertTenant } from '../helpers/factories.ts';
 import { decodeQuotedPrintable, mailTo, readEmlFiles, waitFor } from '../people/users/mail-helpers.ts';
 
-/** A 320x240 PNG photo (a sink-blue gradient), made here so the screenshots show a real preview. */
-function photoPng(): Buffer {
-  const [w, h] = [320, 240];
-  const rows = Buffer.alloc((w * 3 + 1) * h);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) rows.set([40 + (x * 120) / w, 90 + (y * 100) / h, 160], y * (w * 3 + 1) + 1 + x * 3);
-  }
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), 8 + data.length);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(w, 0);
-  header.writeUInt32BE(h, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-const PNG = photoPng();
+const PNG = gradientPng();
 const SHOTS = path.resolve(import.meta.dirname, '../../docs/console');
 
 /** axe at phone width and at 1280 px (the page stays at 1280 px); pictures in SHOTS. */

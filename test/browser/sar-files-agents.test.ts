@@ -11,32 +11,11 @@
  * compliance type; adds a building (a missing postcode told first), renames it and records its
  * lift. Every change is read back from the database or the API.
  */
-import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, createAgency, createBranch, createUser, login, type TestApp } from '../helpers/app.ts';
-import { axeViolations, BrowserSession, CHROMIUM, DESKTOP, serveConsole } from '../helpers/browser.ts';
+import { axeViolations, BrowserSession, CHROMIUM, DESKTOP, gradientPng, serveConsole } from '../helpers/browser.ts';
 import { insertAddress, insertJob, insertTenant } from '../helpers/factories.ts';
-
-/** A 32x24 PNG (the server decides a photo's type from its content). */
-function png(): Buffer {
-  const [w, h] = [32, 24];
-  const rows = Buffer.alloc((w * 3 + 1) * h, 120);
-  for (let y = 0; y < h; y++) rows[y * (w * 3 + 1)] = 0;
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), 8 + data.length);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(w, 0);
-  header.writeUInt32BE(h, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
-}
 
 /** No axe violations (WCAG 2.2 A/AA) on the page as it is. */
 async function axe(page: Page, name: string): Promise<void> {
@@ -111,7 +90,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await page.goto(`${baseUrl}/jobs/${job.uuid}`);
     await page.getByText('No photos yet. Add one below', { exact: false }).waitFor();
     await page.getByText('No documents yet. Add one below', { exact: false }).waitFor();
-    await page.getByLabel('Add a photo', { exact: true }).setInputFiles({ name: 'mould.png', mimeType: 'image/png', buffer: png() });
+    await page.getByLabel('Add a photo', { exact: true }).setInputFiles({ name: 'mould.png', mimeType: 'image/png', buffer: gradientPng(32, 24) });
     await page.getByRole('button', { name: 'Upload photo', exact: true }).click();
     await page.getByRole('button', { name: 'Delete photo mould.png', exact: true }).waitFor();
     await page.getByLabel('Add a document', { exact: true }).setInputFiles({ name: 'survey.txt', mimeType: 'text/plain', buffer: Buffer.from('Damp survey: readings above 20 % on the north wall.\n') });

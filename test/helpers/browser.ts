@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { buildTestApp, TEST_PASSWORD, type TestApp } from './app.ts';
 import { ensureConsoleBuilt } from './console-build.ts';
 import { freePort } from './process.ts';
@@ -182,6 +183,18 @@ export async function checkAndShoot(page: Page, folder: string, name: string, si
     expect(await axeViolations(page), `${name} at ${label} width`).toEqual([]);
     await shoot(`${name}-${label}`);
   }
+}
+
+/**
+ * A `width`×`height` PNG of a sink-blue gradient (pngjs), for photo uploads in browser tests: the
+ * server decides a photo's type from its content, and the screenshots show a real preview.
+ */
+export function gradientPng(width = 320, height = 240): Buffer {
+  const png = new PNG({ width, height });
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) png.data.set([40 + (x * 120) / width, 90 + (y * 100) / height, 160, 255], (y * width + x) * 4);
+  }
+  return PNG.sync.write(png);
 }
 
 /** The docs' console pictures (docs/console), written by checkAtBothWidths with CONSOLE_SCREENSHOTS=1. */
