@@ -55,10 +55,13 @@ async function measure(base: string, token: string, name: string, until: number 
   return { name, seconds: (performance.now() - started) / 1000, result, start, end: machine() };
 }
 
-/** The CSV of properties `from`..`to`-1 for agency 2 (its branch "Branch 6"). */
+/** This run's mark in the references and streets, so that every run imports new properties (a second run of the same file would find them unchanged). */
+const RUN = Date.now().toString(36);
+
+/** The CSV of new properties `from`..`to`-1 for agency 2 (its branch "Branch 6"). */
 function propertiesCsv(from: number, to: number): Buffer {
   const lines = ['external_ref,line1,town,postcode,branch'];
-  for (let i = from; i < to; i++) lines.push(`FAIR-${i},${i + 1} Fairness Row,Leeds,LS${1 + (i % 29)} ${i % 10}AB,Branch 6`);
+  for (let i = from; i < to; i++) lines.push(`FAIR-${RUN}-${i},${i + 1} Fairness Row ${RUN},Leeds,LS${1 + (i % 29)} ${i % 10}AB,Branch 6`);
   return Buffer.from(`${lines.join('\n')}\n`);
 }
 

@@ -244,6 +244,25 @@ describe('onboarding: agency, import, first job', () => {
     expect((await other.client.get(`/api/imports/${imp.uuid}`)).statusCode).toBe(404);
   });
 
+  it('a property repeated in one file is an error of the dry run; skipped, each other row is written once', async () => {
+    const csv = [
+      'external_ref,line1,town,postcode',
+      'REP-1,1 Repeat Road,Leeds,LS6 1AA',
+      'REP-1,1 Repeat Road,Leeds,LS6 1AA',
+      'REP-2,2 Repeat Road,Leeds,LS6 1AA',
+    ].join('\n');
+    // The repeat is an error of the dry run; skipped, the other two rows are written once each.
+    const dry = await upload(admin, 'addresses', Buffer.from(csv), 'repeat.csv', { skip_bad_rows: 'true' });
+    expect(dry.counts).toEqual({ create: 2, update: 0, unchanged: 0, error: 1 });
+    const commit = await admin.post(`/api/imports/${dry.uuid}/commit`);
+    expect(commit.statusCode, commit.body).toBe(200);
+    const rows = await t.db.selectFrom('addresses').select(['external_ref', 'line1']).where('external_ref', 'like', 'REP-%').orderBy('external_ref').execute();
+    expect(rows).toEqual([
+      { external_ref: 'REP-1', line1: '1 Repeat Road' },
+      { external_ref: 'REP-2', line1: '2 Repeat Road' },
+    ]);
+  });
+
   it('serves the templates; refuses a file without a required column and a wrong entity', async () => {
     const tpl = await admin.get('/api/imports/templates/addresses.csv');
     expect(tpl.headers['content-type']).toMatch(/^text\/csv/);
