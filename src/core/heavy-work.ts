@@ -17,7 +17,7 @@
  * Tickets heartbeat every HEARTBEAT_S seconds; one not touched for STALE_S seconds (its process
  * died) no longer counts and is removed by the next release.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { EventEmitter, once } from 'node:events';
 import { E_TIMEOUT, Semaphore, withTimeout } from 'async-mutex';
 import type { AppDeps } from '../app-deps.ts';
 import type { DbOrTrx } from '../db/types.ts';
@@ -39,8 +39,25 @@ export type HeavyKind = 'export' | 'report' | 'gdpr_report' | 'backup';
 export const HEAVY_STALE_S = 120;
 /** Seconds between a running ticket's heartbeats. */
 const HEARTBEAT_S = 30;
-/** Milliseconds between two looks of a waiting request at its queue. */
+/** Milliseconds between two looks of a waiting request at its queue (a slot given back by another instance is seen by the next look). */
 const POLL_MS = 200;
+
+/** Per database handle (one app): an event each time a slot of this process is given back, so that its waiters look again at once. */
+const releasesByDb = new WeakMap<object, EventEmitter>();
+function releasesOf(deps: GateDeps): EventEmitter {
+  let e = releasesByDb.get(deps.db);
+  if (!e) {
+    e = new EventEmitter();
+    e.setMaxListeners(0);
+    releasesByDb.set(deps.db, e);
+  }
+  return e;
+}
+
+/** Waits for the next look at the queue: a slot of this process given back, or POLL_MS, whichever comes first. */
+async function nextLook(deps: GateDeps): Promise<void> {
+  await once(releasesOf(deps), 'release', { signal: AbortSignal.timeout(POLL_MS) }).catch(() => undefined);
+}
 
 /**
  * Takes one of `permits`, waiting in order (async-mutex's Semaphore serves its waiters first in,
@@ -143,7 +160,7 @@ export async function acquireHeavySlot(deps: GateDeps, agencyId: number | null, 
         if (started) return heldSlot(deps, id, uuid, permits);
       }
       if (performance.now() >= deadline) break;
-      await sleep(POLL_MS);
+      await nextLook(deps);
     }
   } catch (err) {
     await deleteHeavyWork(deps.db, id, staleBefore(deps)).catch(() => undefined);
@@ -185,6 +202,7 @@ function heldSlot(deps: GateDeps, id: number, uuid: string, permits: Semaphore):
       // Never throws, so a stream's close handler may release without awaiting: a ticket whose
       // delete fails (the database going away at shutdown) stops counting once stale (HEAVY_STALE_S).
       await deleteHeavyWork(deps.db, id, staleBefore(deps)).catch(() => undefined);
+      releasesOf(deps).emit('release');
     },
   };
 }
