@@ -76,6 +76,25 @@ export function Button({ variant = 'primary', className, ...rest }: ButtonProps 
   return <AriaButton {...rest} className={`btn btn-${variant}${className ? ` ${className}` : ''}`} />;
 }
 
+/**
+ * A form's submit button (`label`, disabled while `busy`) and, when `onCancel` is given (an edit
+ * under way), a Cancel button beside it.
+ */
+export function SubmitRow({ label, busy, onCancel }: { label: string; busy: boolean; onCancel?: () => void }) {
+  return (
+    <div className="button-row">
+      <Button type="submit" isDisabled={busy}>
+        {label}
+      </Button>
+      {onCancel ? (
+        <Button variant="secondary" onPress={onCancel}>
+          Cancel
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
 /** The message of a failed action, announced to screen readers, with a retry button when retrying can help. */
 export function ProblemMessage({ problem, onRetry }: { problem: Problem | null; onRetry?: () => void }) {
   if (!problem) return null;

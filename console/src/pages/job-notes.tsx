@@ -9,7 +9,7 @@ import { api } from '../api.ts';
 import { type Party } from '../logic/transitions.ts';
 import { sendOrQueue } from '../outbox.ts';
 import { useSession } from '../session.tsx';
-import { Button, formatDateTime, Options, ProblemMessage, useAction, useLoad } from '../ui.tsx';
+import { Button, formatDateTime, Options, ProblemMessage, SubmitRow, useAction, useLoad } from '../ui.tsx';
 import { useReloadWhenSent, useWaiting } from './job-waiting.ts';
 
 const VISIBILITY: Record<string, string> = {
@@ -84,14 +84,7 @@ export function Notes({ uuid, reference }: { uuid: string; reference: string }) 
                   {editAction.problem?.field === 'body' ? <p className="field-error">{editAction.problem.message}</p> : null}
                 </div>
                 {editAction.problem?.field !== 'body' ? <ProblemMessage problem={editAction.problem} /> : null}
-                <div className="button-row">
-                  <Button type="submit" isDisabled={editAction.busy}>
-                    Save note
-                  </Button>
-                  <Button variant="secondary" onPress={() => setEditing(null)}>
-                    Cancel
-                  </Button>
-                </div>
+                <SubmitRow label="Save note" busy={editAction.busy} onCancel={() => setEditing(null)} />
               </form>
             ) : (
               <p>{n.body}</p>

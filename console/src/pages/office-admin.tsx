@@ -7,7 +7,7 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { api } from '../api.ts';
 import { useSession } from '../session.tsx';
-import { Button, formatLondonDate, formatLondonDateTime, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { Button, formatLondonDate, formatLondonDateTime, PageTitle, ProblemMessage, SubmitRow, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { DataTable, type Column } from '../table.tsx';
 import { Labelled } from './compliance-forms.tsx';
 import { Notice, useBranches } from './people-forms.tsx';
@@ -190,16 +190,7 @@ export function WebhooksPage() {
                 <input type="checkbox" name="enabled" defaultChecked={ep?.enabled ?? true} /> Sending events
               </label>
             ) : null}
-            <div className="button-row">
-              <Button type="submit" isDisabled={action.busy}>
-                {editing ? 'Save webhook' : 'Add webhook'}
-              </Button>
-              {editing ? (
-                <Button variant="secondary" onPress={() => setEditing(null)}>
-                  Cancel
-                </Button>
-              ) : null}
-            </div>
+            <SubmitRow label={editing ? 'Save webhook' : 'Add webhook'} busy={action.busy} onCancel={editing ? () => setEditing(null) : undefined} />
           </form>
         )}
       </Section>
@@ -416,16 +407,7 @@ export function NoticesPage() {
                 <Labelled label="Shown until" hint="Leave empty to show it until it is deleted.">
                   {(id, d) => <input id={id} name="expires_on" type="date" defaultValue={day(n?.expires_at)} aria-describedby={d} />}
                 </Labelled>
-                <div className="button-row">
-                  <Button type="submit" isDisabled={action.busy}>
-                    {editing ? 'Save notice' : 'Publish notice'}
-                  </Button>
-                  {editing ? (
-                    <Button variant="secondary" onPress={() => setEditing(null)}>
-                      Cancel
-                    </Button>
-                  ) : null}
-                </div>
+                <SubmitRow label={editing ? 'Save notice' : 'Publish notice'} busy={action.busy} onCancel={editing ? () => setEditing(null) : undefined} />
               </form>
             )}
           </Section>

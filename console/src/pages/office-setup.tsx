@@ -13,7 +13,7 @@ import { useState, type FormEvent } from 'react';
 import { api } from '../api.ts';
 import { poundsToPence } from '../logic/money.ts';
 import { useSession } from '../session.tsx';
-import { Button, formatLondonDate, formatPence, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { Button, formatLondonDate, formatPence, PageTitle, ProblemMessage, SubmitRow, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { DataTable, type Column } from '../table.tsx';
 import { Labelled } from './compliance-forms.tsx';
 import { Notice } from './people-forms.tsx';
@@ -198,16 +198,7 @@ function SlotsSection({ canManage }: { canManage: boolean }) {
           </Labelled>
           <Labelled label="From">{(id) => <input id={id} name="starts_at" type="time" defaultValue={hhmm(editing?.starts_at ?? null)} />}</Labelled>
           <Labelled label="To">{(id) => <input id={id} name="ends_at" type="time" defaultValue={hhmm(editing?.ends_at ?? null)} />}</Labelled>
-          <div className="button-row">
-            <Button type="submit" isDisabled={action.busy}>
-              {editing ? 'Save slot' : 'Add slot'}
-            </Button>
-            {editing ? (
-              <Button variant="secondary" onPress={() => setEditing(null)}>
-                Cancel
-              </Button>
-            ) : null}
-          </div>
+          <SubmitRow label={editing ? 'Save slot' : 'Add slot'} busy={action.busy} onCancel={editing ? () => setEditing(null) : undefined} />
         </form>
       ) : null}
       {dialog}
