@@ -1,4 +1,9 @@
-/** Running work over a list with a bounded number at once, and waiting for an answer with a time limit (no library needed for either). */
+/**
+ * Running work over a list with a bounded number at once, synchronous work over a long list in
+ * slices that give the event loop back, and waiting for an answer with a time limit (no library
+ * needed for any).
+ */
+import { setImmediate } from 'node:timers/promises';
 
 /**
  * Calls `fn` for every item, at most `limit` calls running at once, and waits for all of them.
@@ -11,6 +16,22 @@ export async function forEachLimited<T>(items: readonly T[], limit: number, fn: 
     while (next < items.length) await fn(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+}
+
+/**
+ * Calls the synchronous `fn` for every item in order, giving the process's one thread back (a turn
+ * of the event loop) after every `slice` items, so a loop over tens of thousands of rows (an
+ * import's check, an agency's index of its records) does not hold every other request of the
+ * process for its whole length (docs/operations.md "Fairness between agencies").
+ * @param slice items between two turns (default 500: a few milliseconds of work each)
+ * @throws the first error of `fn` (the items after it are not visited)
+ */
+export async function forEachSliced<T>(items: Iterable<T>, fn: (item: T, index: number) => void, slice = 500): Promise<void> {
+  let i = 0;
+  for (const item of items) {
+    if (i > 0 && i % slice === 0) await setImmediate();
+    fn(item, i++);
+  }
 }
 
 /**

@@ -1,9 +1,9 @@
 /**
  * src/lib/concurrency.ts: `answersWithin` (the status and readiness checks' time limit) and
- * `forEachLimited`.
+ * `forEachLimited` and `forEachSliced`.
  */
 import { describe, expect, it } from 'vitest';
-import { answersWithin, forEachLimited } from '../../src/lib/concurrency.ts';
+import { answersWithin, forEachLimited, forEachSliced } from '../../src/lib/concurrency.ts';
 
 describe('answersWithin', () => {
   it('is true when the work resolves in time, false when it rejects or is late', async () => {
@@ -48,5 +48,22 @@ describe('forEachLimited', () => {
     });
     expect(done.sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(most).toBe(3);
+  });
+});
+
+describe('forEachSliced', () => {
+  it('visits every item in order and lets other work run between slices, not inside one', async () => {
+    const seen: string[] = [];
+    // A callback queued for the next turn of the event loop: it runs between two slices.
+    const other = new Promise<void>((resolve) => setImmediate(() => { seen.push('other'); resolve(); }));
+    await forEachSliced([1, 2, 3, 4, 5, 6, 7], (n, i) => seen.push(`${n}@${i}`), 3);
+    await other;
+    expect(seen).toEqual(['1@0', '2@1', '3@2', 'other', '4@3', '5@4', '6@5', '7@6']);
+  });
+
+  it('stops at the first error of the callback', async () => {
+    const seen: number[] = [];
+    await expect(forEachSliced([1, 2, 3], (n) => { if (n === 2) throw new Error('bad row'); seen.push(n); }, 1)).rejects.toThrow('bad row');
+    expect(seen).toEqual([1]);
   });
 });

@@ -13,6 +13,7 @@
  * interactive endpoints stay in their modules (addresses, tenants, contractors).
  */
 import type { DbOrTrx } from '../../../db/types.ts';
+import { forEachSliced } from '../../../lib/concurrency.ts';
 import {
   addressKey, namesBuilding, normaliseDistrict, normalisePostcode, PART_NAMES, partsFromLines, partsOf, postcodeProblem,
 } from '../../people/addresses/index.ts';
@@ -163,7 +164,7 @@ export class AddressIndex {
   static async load(db: DbOrTrx, agencyId: number): Promise<AddressIndex> {
     const idx = new AddressIndex(agencyId);
     const rows = await listAgencyAddresses(db, agencyId);
-    for (const r of rows) idx.remember({ ...r, ...partsOf(r) });
+    await forEachSliced(rows, (r) => idx.remember({ ...r, ...partsOf(r) }));
     for (const b of await listAgencyBranches(db, agencyId)) idx.branches.set(lower(b.name), b.id);
     idx.buildings = await listAgencyBuildings(db, agencyId);
     return idx;
@@ -315,7 +316,7 @@ export class TenantIndex {
     const links = await listAgencyTenantLinks(db, agencyId);
     const linked = new Map<number, Set<number>>();
     for (const l of links) (linked.get(l.tenant_id) ?? linked.set(l.tenant_id, new Set()).get(l.tenant_id)!).add(l.address_id);
-    for (const r of rows) idx.remember({ ...r, addresses: linked.get(r.id) ?? new Set() });
+    await forEachSliced(rows, (r) => idx.remember({ ...r, addresses: linked.get(r.id) ?? new Set() }));
     return idx;
   }
   remember(r: TenantRec): void {
@@ -428,7 +429,7 @@ export class ContractorIndex {
       const m = byContractor.get(c.contractor_id) ?? byContractor.set(c.contractor_id, new Map()).get(c.contractor_id)!;
       m.set(`${c.cert_type}:${c.reference}`, { id: c.id, expires_on: c.expires_on });
     }
-    for (const r of rows) idx.remember({ ...r, certificates: byContractor.get(r.id) ?? new Map() });
+    await forEachSliced(rows, (r) => idx.remember({ ...r, certificates: byContractor.get(r.id) ?? new Map() }));
     return idx;
   }
   remember(r: ContractorRec): void {
