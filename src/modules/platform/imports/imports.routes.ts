@@ -1,6 +1,6 @@
 /** Imports of properties, tenants, contractors and landlords (docs/onboarding.md). Rules live in imports.service.ts. */
 import type { AppDeps } from '../../../app-deps.ts';
-import { DataEnvelope, fileResponse, ok, responses } from '../../../http/envelope.ts';
+import { DataEnvelope, fileResponse, ok, okWithLongArray, responses } from '../../../http/envelope.ts';
 import { AppError } from '../../../core/errors.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
 import { UuidParams } from '../../../http/schema-primitives.ts';
@@ -48,8 +48,10 @@ export function importsRoutes(deps: AppDeps) {
             fileName: cleanFileName(upload.filename, `${entity}.csv`),
             bytes: await upload.file.read(),
           });
-          void reply.status(201);
-          return ok(result, `Dry run: ${result.counts.create} to create, ${result.counts.update} to update, ${result.counts.unchanged} unchanged, ${result.counts.error} with errors`);
+          const { rows, ...summary } = result;
+          const message = `Dry run: ${result.counts.create} to create, ${result.counts.update} to update, ${result.counts.unchanged} unchanged, ${result.counts.error} with errors`;
+          // Every row of a file of up to 50,000 rows: written in slices, not in one go (okWithLongArray).
+          return reply.status(201).type('application/json; charset=utf-8').send(await okWithLongArray(summary, 'rows', rows, message));
         } finally {
           await upload.file.dispose();
         }

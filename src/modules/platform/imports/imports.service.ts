@@ -185,11 +185,14 @@ export async function createImport(deps: AppDeps, caller: Caller, input: { entit
     await recordActivity(trx, caller, now, { action: 'import.check', resourceType: 'import', resourceId: importId, agencyId, details: { entity: input.entity, file: input.fileName, ...counts } });
   });
   const imp = (await findImport(deps.db, uuid, agencyId))!;
-  return {
-    ...toImportDto(imp), kept_columns: kept,
-    warning_count: checked.filter((c) => (c.warnings ?? []).length > 0).length,
-    rows: checked.map((c) => ({ row: c.row, outcome: c.outcome, errors: c.errors, ...((c.warnings ?? []).length > 0 ? { warnings: c.warnings } : {}) })),
-  };
+  const rows: Array<{ row: number; outcome: Outcome; errors: RowError[]; warnings?: RowError[] }> = [];
+  let warningCount = 0;
+  await forEachSliced(checked, (c) => {
+    const warned = (c.warnings ?? []).length > 0;
+    if (warned) warningCount += 1;
+    rows.push({ row: c.row, outcome: c.outcome, errors: c.errors, ...(warned ? { warnings: c.warnings } : {}) });
+  }, CHECK_SLICE);
+  return { ...toImportDto(imp), kept_columns: kept, warning_count: warningCount, rows };
 }
 
 /**
