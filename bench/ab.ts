@@ -14,26 +14,33 @@
  * the same round, and the median of its server CPU per request (µs, /proc); each set's medians are
  * printed beside it.
  *
- * Scenarios (default `status,activity,jobs`), as the bench's one-connection rows:
+ * Scenarios (default `status,activity,jobs`), as the bench's rows of the same names:
  * - `status`: GET /api/system/status; limit: `select 1` and PING
  * - `activity`: GET /api/admin/activity-log?user_id=2&from_date=2026-08-23&to_date=2026-11-21&limit=50
  * - `jobs`: GET /api/jobs/manage?limit=50
+ * - `job`: GET /api/security/csrf-token then POST /api/jobs/manage with it (a job each; req/s counts
+ *   both requests, the limit's too)
+ * - `login`: POST /api/auth/login round-robin over the 20 accounts `login-N@bench.test` (argon2id)
  *
  * Environment: BENCH_AB_DB (required: a PostgreSQL database a `BENCH_KEEP_DB=true npm run bench`
- * generated and kept), REDIS_URL (optional, as in production), BENCH_AB_SETS (4), BENCH_AB_ROUNDS (6),
+ * generated and kept; A and the limit run on it), BENCH_AB_DB_B (B's database, default BENCH_AB_DB:
+ * give B one its own build generated when the two builds' migrations differ, so each runs on the
+ * schema it made), REDIS_URL (optional, as in production), BENCH_AB_SETS (4), BENCH_AB_ROUNDS (6),
  * BENCH_AB_TURN_S (3), BENCH_AB_WARMUP_S (8), BENCH_AB_CONNECTIONS (1).
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
+import autocannon, { type Options } from 'autocannon';
 import { cpuMs, machine, median, startBenchServer, type BenchServer } from './common.ts';
 
 const A = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [otherArg, ...scenarioArgs] = process.argv.slice(2);
 const DB = process.env.BENCH_AB_DB;
+const DB_B = process.env.BENCH_AB_DB_B ?? DB;
 if (!otherArg || !DB) {
-  process.stderr.write('usage: BENCH_AB_DB=postgres://.../caretaker_test_... npm run bench:ab -- OTHER_CHECKOUT [status|activity|jobs ...]\n');
+  process.stderr.write('usage: BENCH_AB_DB=postgres://.../caretaker_test_... npm run bench:ab -- OTHER_CHECKOUT [status|activity|jobs|job|login ...]\n');
   process.exit(2);
 }
 const B = path.resolve(otherArg);
@@ -45,18 +52,58 @@ const WARMUP_S = Number(process.env.BENCH_AB_WARMUP_S ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_AB_CONNECTIONS ?? 1);
 const PASSWORD = 'bench password 2026';
 
+/** The autocannon load of one side of a scenario: its base URL and the caller's headers in, options out. */
+type Load = (base: string, auth: Record<string, string>) => Options;
+/** A plain GET of `path`. */
+const get = (path: string): Load => (base, auth) => ({ url: `${base}${path}`, headers: auth });
+
+/** A job per fresh CSRF token (autocannon request chaining, as bench/run.ts's "POST job"), in agency 1's first branch. */
+const createJob = (csrfPath: string, postPath: string): Load => (base, auth) => {
+  const md5 = createHash('md5').update('branch1').digest('hex');
+  const body = JSON.stringify({ title: 'Bench write', priority: 3, branch_uuid: `${md5.slice(0, 8)}-${md5.slice(8, 12)}-${md5.slice(12, 16)}-${md5.slice(16, 20)}-${md5.slice(20)}` });
+  return {
+    url: base,
+    requests: [
+      {
+        method: 'GET', path: csrfPath, headers: auth,
+        onResponse: (_status, resBody, context) => {
+          (context as { csrf?: string }).csrf = (JSON.parse(resBody) as { data: { token: string } }).data.token;
+        },
+      },
+      {
+        method: 'POST', path: postPath, body,
+        setupRequest: (req, context) => ({ ...req, headers: { ...auth, 'content-type': 'application/json', 'x-csrf-token': String((context as { csrf?: string }).csrf) } }),
+      },
+    ],
+  };
+};
+
+/** Logins round-robin over the bench's 20 login accounts (bench/generate.ts), as bench/run.ts's "POST login". */
+const login = (path: string): Load => (base) => {
+  let n = 0;
+  return {
+    url: base,
+    requests: [{
+      method: 'POST', path, headers: { 'content-type': 'application/json' },
+      setupRequest: (req) => ({ ...req, body: JSON.stringify({ email: `login-${(n++ % 20) + 1}@bench.test`, password: PASSWORD }) }),
+    }],
+  };
+};
+
 /** The real request and the limit's, per scenario. */
 const ACTIVITY = 'user_id=2&from_date=2026-08-23&to_date=2026-11-21&limit=50';
-const SCENARIOS: Record<string, { real: string; limit: string }> = {
-  status: { real: '/api/system/status', limit: '/status' },
-  activity: { real: `/api/admin/activity-log?${ACTIVITY}`, limit: `/activity?${ACTIVITY}` },
-  jobs: { real: '/api/jobs/manage?limit=50', limit: '/jobs?limit=50' },
+const SCENARIOS: Record<string, { real: Load; limit: Load }> = {
+  status: { real: get('/api/system/status'), limit: get('/status') },
+  activity: { real: get(`/api/admin/activity-log?${ACTIVITY}`), limit: get(`/activity?${ACTIVITY}`) },
+  jobs: { real: get('/api/jobs/manage?limit=50'), limit: get('/jobs?limit=50') },
+  job: { real: createJob('/api/security/csrf-token', '/api/jobs/manage'), limit: createJob('/csrf-token', '/jobs') },
+  login: { real: login('/api/auth/login'), limit: login('/login') },
 };
 const scenarios = scenarioArgs.length > 0 ? scenarioArgs : Object.keys(SCENARIOS);
 for (const s of scenarios) if (!(s in SCENARIOS)) throw new Error(`unknown scenario ${s} (${Object.keys(SCENARIOS).join(', ')})`);
 
 /** Starts bench/server.ts of `root` on the kept database; resolves when it says it is ready. */
-async function start(root: string, tag: string): Promise<BenchServer> {
+async function start(root: string, tag: string, database = DB): Promise<BenchServer> {
   const env: Record<string, string | undefined> = {
     ...process.env,
     LOG_LEVEL: 'silent',
@@ -64,7 +111,7 @@ async function start(root: string, tag: string): Promise<BenchServer> {
     CARETAKER_RATE_LIMIT_IP_MAX: '1000000',
     CARETAKER_RATE_LIMIT_ACCOUNT_MAX: '1000000', CARETAKER_RATE_LIMIT_AGENCY_MAX: '10000000',
     BENCH_ENGINE: 'postgres',
-    DATABASE_URL: DB,
+    DATABASE_URL: database,
     CARETAKER_REDIS_PREFIX: `caretaker-bench-ab:${tag}:${process.pid}:`,
   };
   delete env.BENCH_JOBS;
@@ -72,11 +119,11 @@ async function start(root: string, tag: string): Promise<BenchServer> {
 }
 
 /** One turn: req/s and the server's CPU µs per request; throws on any non-2xx answer. */
-async function turn(url: string, pid: number | undefined, headers: Record<string, string>, seconds: number): Promise<{ rps: number; cpuUs: number }> {
+async function turn(load: Options, pid: number | undefined, seconds: number): Promise<{ rps: number; cpuUs: number }> {
   const before = (await cpuMs(pid)) ?? 0;
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: seconds });
+  const result = await autocannon({ ...load, connections: CONNECTIONS, duration: seconds });
   const after = (await cpuMs(pid)) ?? 0;
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${load.url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   const requests = result.requests.total;
   return { rps: requests / seconds, cpuUs: ((after - before) * 1000) / Math.max(requests, 1) };
 }
@@ -90,34 +137,40 @@ async function runSet(set: number, into: Map<string, Samples>): Promise<void> {
   // processes, A's first in odd sets and B's first in even ones.
   const limit = await start(A, 'limit');
   const aFirst = set % 2 === 1;
-  const first = aFirst ? await start(A, 'A') : await start(B, 'B');
-  const second = aFirst ? await start(B, 'B') : await start(A, 'A');
+  const first = aFirst ? await start(A, 'A') : await start(B, 'B', DB_B);
+  const second = aFirst ? await start(B, 'B', DB_B) : await start(A, 'A');
   const servers = { limit, A: aFirst ? first : second, B: aFirst ? second : first };
   try {
     // One login for all three (a second login of the same account would revoke the first token),
     // on the limit's process, which also serves the app: the login's argon2id and its token cache
     // entry stay out of the two builds' processes, which then start their turns alike.
-    const login = await fetch(`http://127.0.0.1:${servers.limit.port}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'admin-1@bench.test', password: PASSWORD }),
-    });
-    const { token } = (await login.json()) as { token?: string };
-    if (!token) throw new Error(`login failed (${login.status}): is BENCH_AB_DB a database the bench generated?`);
-    const headers = { authorization: `Bearer ${token}` };
+    const signIn = async (port: number) => {
+      const res = await fetch(`http://127.0.0.1:${port}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'admin-1@bench.test', password: PASSWORD }),
+      });
+      const { token } = (await res.json()) as { token?: string };
+      if (!token) throw new Error(`login failed (${res.status}): is BENCH_AB_DB a database the bench generated?`);
+      return { authorization: `Bearer ${token}` };
+    };
+    const headers = await signIn(servers.limit.port);
+    // B on a database of its own signs in there (after A's token: a second login of the account on
+    // one database would revoke the first).
+    const headersB = DB_B === DB ? headers : await signIn(servers.B.port);
     for (const name of scenarios) {
       const scenario = SCENARIOS[name]!;
       const samples = into.get(name)!;
       const targets = {
-        limit: { url: `http://127.0.0.1:${servers.limit.limitPort}${scenario.limit}`, pid: servers.limit.child.pid },
-        A: { url: `http://127.0.0.1:${servers.A.port}${scenario.real}`, pid: servers.A.child.pid },
-        B: { url: `http://127.0.0.1:${servers.B.port}${scenario.real}`, pid: servers.B.child.pid },
+        limit: { load: scenario.limit(`http://127.0.0.1:${servers.limit.limitPort}`, headers), pid: servers.limit.child.pid },
+        A: { load: scenario.real(`http://127.0.0.1:${servers.A.port}`, headers), pid: servers.A.child.pid },
+        B: { load: scenario.real(`http://127.0.0.1:${servers.B.port}`, headersB), pid: servers.B.child.pid },
       };
-      for (const side of ['limit', 'A', 'B'] as const) await turn(targets[side].url, targets[side].pid, headers, WARMUP_S);
+      for (const side of ['limit', 'A', 'B'] as const) await turn(targets[side].load, targets[side].pid, WARMUP_S);
       const setShare = { A: [] as number[], B: [] as number[] };
       for (let round = 0; round < ROUNDS; round++) {
         const got: Partial<Record<'limit' | 'A' | 'B', { rps: number; cpuUs: number }>> = {};
-        for (const side of ORDERS[round % ORDERS.length]!) got[side] = await turn(targets[side].url, targets[side].pid, headers, TURN_S);
+        for (const side of ORDERS[round % ORDERS.length]!) got[side] = await turn(targets[side].load, targets[side].pid, TURN_S);
         const limitRun = got.limit!;
         for (const side of ['A', 'B'] as const) {
           samples.share[side].push(got[side]!.rps / limitRun.rps);
