@@ -270,24 +270,30 @@ function md5Uuid(text: string): string {
 /** A 64x64 PNG (src/seed/demo/sample-files.ts), padded to 2 MiB for the write mix's photo. */
 const PHOTO = pngBytes(64, 64);
 
-/** Two GETs one after the other on each connection (a page's first two reads), as autocannon options. */
-function pairFlow(url: string, first: string, second: string, headers: Record<string, string>): Options {
-  return { url, requests: [{ method: 'GET', path: first, headers }, { method: 'GET', path: second, headers }] };
+/** A page's first two reads: each as [Caretaker's path, the limit's path for the same bytes]. */
+type PagePair = [[string, string], [string, string]];
+
+/**
+ * Two GETs one after the other on each connection (a page's first two reads), as autocannon options.
+ * @param side 0: Caretaker's paths, 1: the limit's
+ */
+function pairFlow(url: string, reads: PagePair, side: 0 | 1, headers: Record<string, string>): Options {
+  return { url, requests: reads.map((r) => ({ method: 'GET' as const, path: r[side], headers })) };
 }
 
 /**
  * The limit of a two-read page: each of Caretaker's reads checked byte for byte against the limit's
  * (sameBytes), then the limit's two reads as one flow. Skipped (undefined) when BENCH_SCENARIOS
  * leaves `scenario` out or the server is profiled.
- * @param pairs [Caretaker URL, limit URL] of each read
+ * @param real Caretaker's base URL; @param lim the limit's
  * @returns the options for `add`, with the two bodies' bytes together
  * @throws Error when a body differs
  */
-async function pairLimit(scenario: string, pairs: Array<[string, string]>, headers: Record<string, string>, lim: string, first: string, second: string) {
+async function pairLimit(scenario: string, real: string, lim: string, reads: PagePair, headers: Record<string, string>) {
   if (PROFILING || (ONLY && !ONLY.some((part) => scenario.includes(part)))) return undefined;
   let bytes = 0;
-  for (const [a, b] of pairs) bytes += await sameBytes(a, b, headers);
-  return { opts: pairFlow(lim, first, second, headers), bytes };
+  for (const [a, b] of reads) bytes += await sameBytes(`${real}${a}`, `${lim}${b}`, headers);
+  return { opts: pairFlow(lim, reads, 1, headers), bytes };
 }
 
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
@@ -429,33 +435,15 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     // them; job 5000 is agency 1's at every size (id % 10 = id % 50 = 0), with two history rows.
     const jobPage = md5Uuid('job5000');
     const jobPageName = 'GET job page (job + its history), pages/s';
-    await add(
-      jobPageName,
-      CONNECTIONS,
-      pairFlow(real, `/api/jobs/${jobPage}`, `/api/jobs/${jobPage}/history`, auth),
-      undefined,
-      2,
-      await pairLimit(jobPageName, [
-        [`${real}/api/jobs/${jobPage}`, `${lim}/job?uuid=${jobPage}`],
-        [`${real}/api/jobs/${jobPage}/history`, `${lim}/history?uuid=${jobPage}`],
-      ], auth, lim, '/job', '/history'),
-    );
+    const jobReads: PagePair = [[`/api/jobs/${jobPage}`, `/job?uuid=${jobPage}`], [`/api/jobs/${jobPage}/history`, `/history?uuid=${jobPage}`]];
+    await add(jobPageName, CONNECTIONS, pairFlow(real, jobReads, 0, auth), undefined, 2, await pairLimit(jobPageName, real, lim, jobReads, auth));
     // The property page (console/src/pages/property.tsx): the address, then its jobs; address 1 is
     // agency 1's first property (10 jobs at small, 100 at large).
     const place = md5Uuid('address1');
     const placeJobs = `address_uuid=${place}&limit=50&sort=created_at&order=desc`;
     const placeName = 'GET property page (address + its jobs), pages/s';
-    await add(
-      placeName,
-      CONNECTIONS,
-      pairFlow(real, `/api/addresses/${place}`, `/api/jobs/manage?${placeJobs}`, auth),
-      undefined,
-      2,
-      await pairLimit(placeName, [
-        [`${real}/api/addresses/${place}`, `${lim}/address?uuid=${place}`],
-        [`${real}/api/jobs/manage?${placeJobs}`, `${lim}/jobs?${placeJobs}`],
-      ], auth, lim, '/address', `/jobs?${placeJobs}`),
-    );
+    const placeReads: PagePair = [[`/api/addresses/${place}`, `/address?uuid=${place}`], [`/api/jobs/manage?${placeJobs}`, `/jobs?${placeJobs}`]];
+    await add(placeName, CONNECTIONS, pairFlow(real, placeReads, 0, auth), undefined, 2, await pairLimit(placeName, real, lim, placeReads, auth));
     // The write mix: per operation, a job put On hold and resumed to its status, a note added and a
     // 2 MiB photo uploaded to the file store, each write after its own CSRF token. Each connection
     // (of the warm-up's and the measured run's) takes a job of its own, so moves never race and a
