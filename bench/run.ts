@@ -448,8 +448,10 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     // 2 MiB photo uploaded to the file store, each write after its own CSRF token. Each connection
     // (of the warm-up's and the measured run's) takes a job of its own, so moves never race and a
     // run stopped between a hold and its resume leaves no job another connection uses: agency 1's
-    // jobs (id a multiple of 10) in Reported to In progress (status id % 11 + 1 <= 6), 545 at small.
-    const writeJobs = Array.from({ length: SIZES[size].jobs / 10 }, (_, i) => 10 * (i + 1))
+    // jobs (id a multiple of the agencies) in Reported to In progress (status id % 11 + 1 <= 6),
+    // 545 at small.
+    const perAgency = SIZES[size].agencies;
+    const writeJobs = Array.from({ length: SIZES[size].jobs / perAgency }, (_, i) => perAgency * (i + 1))
       .filter((id) => id % 11 < 6)
       .map((id) => ({ uuid: md5Uuid(`job${id}`), status: (id % 11) + 1 }));
     let nextJob = 0;
