@@ -6,8 +6,9 @@
  * Shape: 10 agencies (50 for the `huge` size: `agencies`) with 5 branches each; per agency one
  * admin (user id (a-1)*6+1) and five agents, one per branch; `loginAccounts` extra admins of
  * agency 1 for the login scenario; jobs spread evenly over agencies, branches, statuses and the
- * year before 2026-11-21; activity entries spread over the agency users (60, or 300) and the same
- * year.
+ * year before 2026-11-21, each at one of its agency's 100 properties (addresses) and with two
+ * history rows (its creation by the agency's admin, then the move to its status an hour later);
+ * activity entries spread over the agency users (60, or 300) and the same year.
  */
 import { sql } from 'kysely';
 import type { Db } from '../src/db/database.ts';
@@ -17,6 +18,8 @@ import { createHistoryMonths } from '../src/modules/platform/gdpr/index.ts';
 export const AGENCIES = 10;
 export const BRANCHES_PER_AGENCY = 5;
 export const USERS_PER_AGENCY = 6;
+/** Properties (addresses) per agency: address (a-1)*100+k, branch k % 5 of its agency. */
+export const ADDRESSES_PER_AGENCY = 100;
 /** "Now" of the data set. */
 export const BENCH_NOW = '2026-11-21T09:00:00Z';
 
@@ -76,11 +79,22 @@ export async function generate(db: Db, o: GenerateOptions): Promise<number> {
   await run(db, `insert into users (id, uuid, agency_id, branch_id, role_id, name, email, password_hash, created_at, updated_at)
     values (${users + o.loginAccounts + 1}, md5('sysops')::uuid, null, null, ${sysops}, 'Bench SysOps', 'sysops@bench.test', '${hash}', ${now}, ${now})`);
 
-  // Jobs: agency (g % agencies) + 1, one of its five branches, spread over the year before "now".
-  await run(db, `insert into jobs (id, uuid, agency_id, branch_id, reference, title, description, priority, status_id,
+  // Properties: address (a-1)*100+k+1 of agency a in its branch k % 5 + 1, stored with their PAF
+  // parts (building number and street), so the wire shape is the stored parts.
+  await run(db, `insert into addresses (id, uuid, agency_id, branch_id, line1, town, postcode, building_number, street, created_at, updated_at)
+    select g, md5('address' || g)::uuid, (g - 1) / ${ADDRESSES_PER_AGENCY} + 1,
+      ((g - 1) / ${ADDRESSES_PER_AGENCY}) * ${BRANCHES_PER_AGENCY} + ((g - 1) % ${ADDRESSES_PER_AGENCY}) % ${BRANCHES_PER_AGENCY} + 1,
+      ((g - 1) % ${ADDRESSES_PER_AGENCY} + 1) || ' Bench Road', 'Leeds', 'LS' || ((g - 1) / ${ADDRESSES_PER_AGENCY} % 20 + 1) || ' ' || ((g - 1) % 9 + 1) || 'AB',
+      ((g - 1) % ${ADDRESSES_PER_AGENCY} + 1)::text, 'Bench Road', ${now}, ${now}
+    from generate_series(1, ${agencies * ADDRESSES_PER_AGENCY}) g`);
+
+  // Jobs: agency (g % agencies) + 1, one of its five branches, at one of that branch's properties,
+  // spread over the year before "now".
+  await run(db, `insert into jobs (id, uuid, agency_id, branch_id, address_id, reference, title, description, priority, status_id,
       job_type_id, created_at, updated_at)
     select g, md5('job' || g)::uuid, g % ${agencies} + 1,
       (g % ${agencies}) * ${BRANCHES_PER_AGENCY} + (g / ${agencies}) % ${BRANCHES_PER_AGENCY} + 1,
+      (g % ${agencies}) * ${ADDRESSES_PER_AGENCY} + (g / ${agencies}) % ${ADDRESSES_PER_AGENCY} + 1,
       'JOB-' || lpad(g::text, 7, '0'), 'Bench job ' || g, 'Generated for the benchmark', g % 5 + 1, g % 11 + 1, g % 6 + 1,
       ${now} - ((${o.jobs} - g)::double precision * ${(365 * 86400) / o.jobs}) * interval '1 second',
       ${now} - ((${o.jobs} - g)::double precision * ${(365 * 86400) / o.jobs}) * interval '1 second'
@@ -91,6 +105,12 @@ export async function generate(db: Db, o: GenerateOptions): Promise<number> {
   // The history tables are partitioned by month (docs/operations.md "History partitions and
   // retention"): the year's months are created first, so the activity lands in them, not in DEFAULT.
   await createHistoryMonths(db, new Date(new Date(BENCH_NOW).getTime() - 366 * 86_400_000), new Date(BENCH_NOW));
+  // History: each job's creation (null -> Reported, by its agency's admin) and, for a job past
+  // Reported, the move to its status an hour later (ids 2g-1 and 2g).
+  await run(db, `insert into job_status_history (id, job_id, from_status_id, to_status_id, by_user_id, note, created_at)
+    select 2 * j.id - 1 + s.k, j.id, case when s.k = 0 then null else 1 end, case when s.k = 0 then 1 else j.status_id end,
+      (j.agency_id - 1) * ${USERS_PER_AGENCY} + 1, case when s.k = 0 then null else 'Bench move' end, j.created_at + s.k * interval '1 hour'
+    from jobs j cross join generate_series(0, 1) s(k) where s.k = 0 or j.status_id <> 1`);
   // Activity: agency (g % agencies) + 1, one of its six users, eight actions, the same year.
   await run(db, `insert into activity_log (id, agency_id, user_id, user_name, action, resource_type, resource_id, ip_address,
       details, created_at)
@@ -102,7 +122,7 @@ export async function generate(db: Db, o: GenerateOptions): Promise<number> {
       ${now} - ((${o.activity} - g)::double precision * ${(365 * 86400) / o.activity}) * interval '1 second'
     from generate_series(1, ${o.activity}) g`);
 
-  for (const table of ['agencies', 'branches', 'users', 'jobs', 'activity_log']) {
+  for (const table of ['agencies', 'branches', 'users', 'addresses', 'jobs', 'job_status_history', 'activity_log']) {
     await run(db, `select setval('${table}_id_seq', (select max(id) from ${table}))`);
   }
   // A steady-state table has its visibility map set by autovacuum (index-only scans need it); a

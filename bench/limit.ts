@@ -18,7 +18,11 @@
  *   of the same shape (the runner compares keys and types; new ids and times differ). With Redis
  *   the CSRF token is kept where Caretaker keeps it then (src/core/csrf-store.ts): one SET beside
  *   the token check, one GETDEL before the job's statement;
- * - POST /login: `POST /api/auth/login` (argon2id check, then one statement for its writes).
+ * - POST /login: `POST /api/auth/login` (argon2id check, then one statement for its writes);
+ * - GET /job?uuid=U and GET /history?uuid=U: the job page's two reads, `GET /api/jobs/{uuid}` and
+ *   `GET /api/jobs/{uuid}/history`, one statement each;
+ * - GET /address?uuid=U and GET /jobs?address_uuid=A&limit=N: the property page's first two reads,
+ *   `GET /api/addresses/{uuid}` and its jobs (`GET /api/jobs/manage?address_uuid=A&limit=N`).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -95,6 +99,89 @@ page as (select p.* from me cross join lateral (
 select exists (select 1 from me) as ok,
   '{"success":true,"data":[' || coalesce((select string_agg(r, ',' order by created_at desc, id desc) from page), '')
   || '],"count":' || least((select count(*) from (select 1 from jobs j where j.agency_id = (select agency_id from me) and j.deleted_at is null limit 10001) m), 10000)
+  || ',"message":"Jobs retrieved"}' as body`;
+
+/**
+ * GET /job?uuid=U: the body of `GET /api/jobs/{uuid}` for an agency admin: the list's job shape
+ * with `tenant_phone` (the tenant's mobile, else phone; the single job's extra key) among the
+ * optional keys in schema order; $1 token hash, $2 job uuid. No body: 404.
+ */
+const DETAIL_FIELDS: Array<[string, string, Kind]> = [
+  ...JOB_FIELDS.filter((f) => !OPTIONAL_JOB_FIELDS.has(f[0])),
+  ...JOB_FIELDS.filter((f) => f[0] === 'on_hold_from_status_id'),
+  ['tenant_phone', `(select coalesce(nullif(tp.mobile, ''), nullif(tp.phone, '')) from tenants tp where tp.id = j.tenant_id and tp.erased_at is null)`, 'str'],
+  ...JOB_FIELDS.filter((f) => OPTIONAL_JOB_FIELDS.has(f[0]) && f[0] !== 'on_hold_from_status_id'),
+];
+export const JOB_SQL = `with ${ME}
+select exists (select 1 from me) as ok,
+  (select '{"success":true,"data":' || ${jsonObject(DETAIL_FIELDS)} || ',"message":"Job retrieved"}'
+   from me, jobs j
+   ${JOB_JOINS}
+   where j.uuid = $2::uuid and j.agency_id = me.agency_id and j.deleted_at is null) as body`;
+
+const HISTORY_FIELDS: Array<[string, string, Kind]> = [
+  ['ID', 'h.id', 'num'], ['from_status_id', 'h.from_status_id', 'num'], ['from_status', 'fs.name', 'str'], ['to_status_id', 'h.to_status_id', 'num'],
+  ['to_status', 'ts.name', 'str'], ['by_user_uuid', 'u.uuid', 'str'], ['by_user_name', 'u.name', 'str'], ['note', 'h.note', 'str'],
+  ['created_at', 'h.created_at', 'time'],
+];
+
+/**
+ * GET /history?uuid=U&limit=N&offset=M: the body of `GET /api/jobs/{uuid}/history` for an agency
+ * admin (oldest first, the whole count); $1 token hash, $2 job uuid, $3 limit, $4 offset. No body: 404.
+ */
+export const HISTORY_SQL = `with ${ME},
+job as (select j.id from me join jobs j on j.agency_id = me.agency_id where j.uuid = $2::uuid and j.deleted_at is null),
+page as (select h.created_at, h.id, ${jsonObject(HISTORY_FIELDS)} as r
+  from job join job_status_history h on h.job_id = job.id
+  left join job_statuses fs on fs.id = h.from_status_id
+  join job_statuses ts on ts.id = h.to_status_id
+  left join users u on u.id = h.by_user_id
+  order by h.created_at, h.id limit $3 offset $4)
+select exists (select 1 from me) as ok,
+  case when exists (select 1 from job) then '{"success":true,"data":[' || coalesce((select string_agg(r, ',' order by created_at, id) from page), '')
+    || '],"count":' || (select count(*) from job_status_history h where h.job_id = (select id from job))
+    || ',"message":"Job history retrieved"}' end as body`;
+
+const ADDRESS_FIELDS: Array<[string, string, Kind]> = [
+  ['ID', 'a.id', 'num'], ['uuid', 'a.uuid', 'str'], ['line1', 'a.line1', 'str'], ['line2', 'a.line2', 'str'], ['line3', 'a.line3', 'str'],
+  ['sub_building', 'a.sub_building', 'str'], ['building_name', 'a.building_name', 'str'], ['building_number', 'a.building_number', 'str'],
+  ['street', 'a.street', 'str'], ['locality', 'a.locality', 'str'], ['town', 'a.town', 'str'], ['county', 'a.county', 'str'],
+  ['postcode', 'a.postcode', 'str'], ['latitude', 'a.latitude', 'num'], ['longitude', 'a.longitude', 'num'], ['building_uuid', 'bd.uuid', 'str'],
+  ['is_communal', 'a.is_communal', 'bool'], ['is_hmo', 'a.is_hmo', 'bool'], ['branch_uuid', 'b.uuid', 'str'], ['branch_name', 'b.name', 'str'],
+  ['created_at', 'a.created_at', 'time'], ['updated_at', 'a.updated_at', 'time'],
+];
+
+/**
+ * GET /address?uuid=U: the body of `GET /api/addresses/{uuid}` for an agency admin; $1 token hash,
+ * $2 address uuid. The address parts are written as stored: Caretaker derives them from the lines
+ * when none is stored (addresses.service.ts partsOf), which this statement does not do; every
+ * address the bench generates has its parts stored. No body: 404.
+ */
+export const ADDRESS_SQL = `with ${ME}
+select exists (select 1 from me) as ok,
+  (select '{"success":true,"data":' || ${jsonObject(ADDRESS_FIELDS)} || ',"message":"Address retrieved"}'
+   from me, addresses a
+   left join branches b on b.id = a.branch_id
+   left join buildings bd on bd.id = a.building_id
+   where a.uuid = $2::uuid and a.agency_id = me.agency_id) as body`;
+
+/**
+ * GET /jobs?address_uuid=A&limit=N: the body of `GET /api/jobs/manage?address_uuid=A&limit=N`
+ * (the property page's jobs, newest first, count capped at 10,000); $1 token hash, $2 limit, $3 address uuid.
+ */
+export const JOBS_AT_ADDRESS_SQL = `with ${ME},
+place as (select ad0.id from me join addresses ad0 on ad0.agency_id = me.agency_id where ad0.uuid = $3::uuid),
+page as (select p.* from me cross join lateral (
+  select j.created_at, j.id, ${jsonObject(JOB_FIELDS)} as r
+  from jobs j
+  ${JOB_JOINS}
+  where j.agency_id = me.agency_id and j.deleted_at is null and j.address_id = (select id from place)
+  order by j.created_at desc, j.id desc
+  limit $2) p)
+select exists (select 1 from me) as ok,
+  '{"success":true,"data":[' || coalesce((select string_agg(r, ',' order by created_at desc, id desc) from page), '')
+  || '],"count":' || least((select count(*) from (select 1 from jobs j where j.agency_id = (select agency_id from me) and j.deleted_at is null
+    and j.address_id = (select id from place) limit 10001) m), 10000)
   || ',"message":"Jobs retrieved"}' as body`;
 
 const ACTIVITY_FIELDS: Array<[string, string, Kind]> = [
@@ -294,7 +381,15 @@ export async function startLimit(deps: AppDeps, port: number): Promise<() => Pro
         return created.body ? [201, created.body as string] : [404, '{"success":false,"error":"Branch not found"}'];
       }
       let row: Record<string, unknown> | undefined;
-      if (url.pathname === '/jobs') [row] = await run('limit_jobs', JOBS_SQL, [hash, int(q.get('limit'), 50)]);
+      if (url.pathname === '/jobs' && q.get('address_uuid')) [row] = await run('limit_jobs_at_address', JOBS_AT_ADDRESS_SQL, [hash, int(q.get('limit'), 50), q.get('address_uuid')]);
+      else if (url.pathname === '/jobs') [row] = await run('limit_jobs', JOBS_SQL, [hash, int(q.get('limit'), 50)]);
+      else if (url.pathname === '/job' || url.pathname === '/address') {
+        [row] = url.pathname === '/job' ? await run('limit_job', JOB_SQL, [hash, q.get('uuid')]) : await run('limit_address', ADDRESS_SQL, [hash, q.get('uuid')]);
+        if (row?.ok && !row.body) return [404, `{"success":false,"error":"${url.pathname === '/job' ? 'Job' : 'Address'} not found"}`];
+      } else if (url.pathname === '/history') {
+        [row] = await run('limit_history', HISTORY_SQL, [hash, q.get('uuid'), int(q.get('limit'), 50), int(q.get('offset'), 0)]);
+        if (row?.ok && !row.body) return [404, '{"success":false,"error":"Job not found"}'];
+      }
       else if (url.pathname === '/activity' && q.get('user_id') && q.get('from_date') && q.get('to_date'))
         [row] = await run('limit_activity_user_range', ACTIVITY_USER_RANGE_SQL, [
           hash, int(q.get('limit'), 50), int(q.get('offset'), 0), int(q.get('user_id'), 0), dayStart(q.get('from_date')), dayEnd(q.get('to_date')),

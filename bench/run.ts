@@ -21,6 +21,7 @@ import autocannon, { type Options, type Result } from 'autocannon';
 import pg from 'pg';
 import { createTestDatabase } from '../test/helpers/database.ts';
 import { hashPassword } from '../src/lib/passwords.ts';
+import { pngBytes } from '../src/seed/demo/sample-files.ts';
 import { queueTable, runQueueScenario } from './queue.ts';
 import { cpuMs, machine, median, startBenchServer, type BenchServer } from './common.ts';
 
@@ -55,6 +56,8 @@ type Size = keyof typeof SIZES;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** Connections of the Caretaker-only reads (search, dashboard, jobs register); BENCH_CONNECTIONS, default 10. */
 const INSIGHT_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** Connections of the write mix; BENCH_CONNECTIONS, default 20 (as the job creation's). */
+const WRITE_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 /** BENCH_KEEP_DB=true: the PostgreSQL databases are kept (their URLs printed) for EXPLAIN or a later run. */
 const KEEP_DB = process.env.BENCH_KEEP_DB === 'true';
 
@@ -258,6 +261,41 @@ async function sameLogin(real: string, lim: string, bodies: [string, string]): P
   return sameShape('login', await send(`${real}/api/auth/login`, bodies[0]), await send(`${lim}/login`, bodies[1]));
 }
 
+/** The uuid the generator writes for `text` (`md5(text)::uuid`, bench/generate.ts). */
+function md5Uuid(text: string): string {
+  const md5 = createHash('md5').update(text).digest('hex');
+  return `${md5.slice(0, 8)}-${md5.slice(8, 12)}-${md5.slice(12, 16)}-${md5.slice(16, 20)}-${md5.slice(20)}`;
+}
+
+/** A 64x64 PNG (src/seed/demo/sample-files.ts), padded to 2 MiB for the write mix's photo. */
+const PHOTO = pngBytes(64, 64);
+
+/** A page's first two reads: each as [Caretaker's path, the limit's path for the same bytes]. */
+type PagePair = [[string, string], [string, string]];
+
+/**
+ * Two GETs one after the other on each connection (a page's first two reads), as autocannon options.
+ * @param side 0: Caretaker's paths, 1: the limit's
+ */
+function pairFlow(url: string, reads: PagePair, side: 0 | 1, headers: Record<string, string>): Options {
+  return { url, requests: reads.map((r) => ({ method: 'GET' as const, path: r[side], headers })) };
+}
+
+/**
+ * The limit of a two-read page: each of Caretaker's reads checked byte for byte against the limit's
+ * (sameBytes), then the limit's two reads as one flow. Skipped (undefined) when BENCH_SCENARIOS
+ * leaves `scenario` out or the server is profiled.
+ * @param real Caretaker's base URL; @param lim the limit's
+ * @returns the options for `add`, with the two bodies' bytes together
+ * @throws Error when a body differs
+ */
+async function pairLimit(scenario: string, real: string, lim: string, reads: PagePair, headers: Record<string, string>) {
+  if (PROFILING || (ONLY && !ONLY.some((part) => scenario.includes(part)))) return undefined;
+  let bytes = 0;
+  for (const [a, b] of reads) bytes += await sameBytes(`${real}${a}`, `${lim}${b}`, headers);
+  return { opts: pairFlow(lim, reads, 1, headers), bytes };
+}
+
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   return (await res.json()) as Record<string, unknown>;
@@ -393,6 +431,72 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
       1,
       `/activity?${activityQuery}`,
     );
+    // The job page (console/src/pages/job.tsx): the job, then its history, as the console asks for
+    // them; job 5000 is agency 1's at every size (id % 10 = id % 50 = 0), with two history rows.
+    const jobPage = md5Uuid('job5000');
+    const jobPageName = 'GET job page (job + its history), pages/s';
+    const jobReads: PagePair = [[`/api/jobs/${jobPage}`, `/job?uuid=${jobPage}`], [`/api/jobs/${jobPage}/history`, `/history?uuid=${jobPage}`]];
+    await add(jobPageName, CONNECTIONS, pairFlow(real, jobReads, 0, auth), undefined, 2, await pairLimit(jobPageName, real, lim, jobReads, auth));
+    // The property page (console/src/pages/property.tsx): the address, then its jobs; address 1 is
+    // agency 1's first property (10 jobs at small, 100 at large).
+    const place = md5Uuid('address1');
+    const placeJobs = `address_uuid=${place}&limit=50&sort=created_at&order=desc`;
+    const placeName = 'GET property page (address + its jobs), pages/s';
+    const placeReads: PagePair = [[`/api/addresses/${place}`, `/address?uuid=${place}`], [`/api/jobs/manage?${placeJobs}`, `/jobs?${placeJobs}`]];
+    await add(placeName, CONNECTIONS, pairFlow(real, placeReads, 0, auth), undefined, 2, await pairLimit(placeName, real, lim, placeReads, auth));
+    // The write mix: per operation, a job put On hold and resumed to its status, a note added and a
+    // 2 MiB photo uploaded to the file store, each write after its own CSRF token. Each connection
+    // (of the warm-up's and the measured run's) takes a job of its own, so moves never race and a
+    // run stopped between a hold and its resume leaves no job another connection uses: agency 1's
+    // jobs (id a multiple of the agencies) in Reported to In progress (status id % 11 + 1 <= 6),
+    // 545 at small.
+    const perAgency = SIZES[size].agencies;
+    const writeJobs = Array.from({ length: SIZES[size].jobs / perAgency }, (_, i) => perAgency * (i + 1))
+      .filter((id) => id % 11 < 6)
+      .map((id) => ({ uuid: md5Uuid(`job${id}`), status: (id % 11) + 1 }));
+    let nextJob = 0;
+    const photo = Buffer.concat([PHOTO, Buffer.alloc(2 * 1_048_576 - PHOTO.length)]);
+    const boundary = 'bench-photo-boundary';
+    const photoBody = Buffer.concat([
+      Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="bench.png"\r\ncontent-type: image/png\r\n\r\n`),
+      photo,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    type WriteContext = { csrf?: string; job?: { uuid: string; status: number } };
+    const csrfStep = (): NonNullable<Options['requests']>[number] => ({
+      method: 'GET',
+      path: '/api/security/csrf-token',
+      headers: auth,
+      setupRequest: (req, context) => {
+        (context as WriteContext).job ??= writeJobs[nextJob++ % writeJobs.length];
+        return req;
+      },
+      onResponse: (_status, resBody, context) => {
+        (context as WriteContext).csrf = (JSON.parse(resBody) as { data: { token: string } }).data.token;
+      },
+    });
+    const writeStep = (path: (job: string) => string, body: string | Buffer | ((status: number) => string), type: string): NonNullable<Options['requests']>[number] => ({
+      method: 'POST',
+      setupRequest: (req, context) => {
+        const c = context as WriteContext;
+        return {
+          ...req,
+          path: path(c.job!.uuid),
+          body: typeof body === 'function' ? body(c.job!.status) : body,
+          headers: { ...auth, 'content-type': type, 'x-csrf-token': String(c.csrf) },
+        };
+      },
+    });
+    const json = 'application/json';
+    await add('POST write mix (hold, resume, note, 2 MiB photo; + CSRF each), writes/s', WRITE_CONNECTIONS, {
+      url: real,
+      requests: [
+        csrfStep(), writeStep((j) => `/api/jobs/${j}/transitions`, JSON.stringify({ to_status_id: 11, note: 'Bench hold' }), json),
+        csrfStep(), writeStep((j) => `/api/jobs/${j}/transitions`, (status) => JSON.stringify({ to_status_id: status }), json),
+        csrfStep(), writeStep((j) => `/api/jobs/${j}/notes`, JSON.stringify({ body: 'Bench note: tenant called about the leak.' }), json),
+        csrfStep(), writeStep((j) => `/api/jobs/${j}/photos`, photoBody, `multipart/form-data; boundary=${boundary}`),
+      ],
+    }, undefined, 2);
     if (size !== 'small') {
       // Caretaker only (no limit or ceiling): global search, the dashboard and the jobs-register
       // report, as agency 1's admin. JOB-0050000 is agency 1's at both sizes (id % 10 = id % 50 = 0).
@@ -420,8 +524,7 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
       );
       await add('GET status', CONNECTIONS, { url: `${real}/api/system/status`, headers: auth }, { url: `${top}/status`, headers: auth }, 1, '/status');
       // Agency 1 has five branches: name the first (uuid md5('branch1'), as the generator writes it).
-      const md5 = createHash('md5').update('branch1').digest('hex');
-      const branchUuid = `${md5.slice(0, 8)}-${md5.slice(8, 12)}-${md5.slice(12, 16)}-${md5.slice(16, 20)}-${md5.slice(20)}`;
+      const branchUuid = md5Uuid('branch1');
       const body = JSON.stringify({ title: 'Bench write', priority: 3, branch_uuid: branchUuid });
       // Each job: a fresh CSRF token, then the POST with it (autocannon request chaining).
       const createFlow = (url: string, csrfPath: string, postPath: string): Options => ({
