@@ -31,7 +31,8 @@ import { branchesRoutes } from '../modules/people/admin/index.ts';
 import { rateLimitRoutes } from '../modules/people/admin/index.ts';
 import { rolesRoutes } from '../modules/people/admin/index.ts';
 import { branchAgentsRoutes } from '../modules/jobs/agents/index.ts';
-import { authenticate, authRoutes, cachedAccountOf, createTokenCache, SESSION_COOKIE, ssoRoutes } from '../modules/people/auth/index.ts';
+import { AppError } from '../core/errors.ts';
+import { authenticate, authRoutes, cachedAccountOf, createTokenCache, gatheredTokenLookup, SESSION_COOKIE, ssoRoutes } from '../modules/people/auth/index.ts';
 import { recordActivity } from '../core/activity/index.ts';
 import { jobsRoutes } from '../modules/jobs/jobs/index.ts';
 import { jobNotesRoutes } from '../modules/jobs/job-notes/index.ts';
@@ -195,10 +196,17 @@ export async function buildApp(deps: AppDeps, options: BuildOptions = {}): Promi
       if (change === 'all') blacklist.invalidate();
     },
   });
+  // The streams' session checks (one per stream and heartbeat) read their tokens in gathered queries.
+  const liveTokenLookup = gatheredTokenLookup(deps);
   const liveAuth = {
     sessionCookie: SESSION_COOKIE,
     stillSignedIn: async (presented: PresentedCredentials, userId: number) => {
-      const auth = await authenticate(deps, presented, { cache: tokenCache, epoch: null }).catch(() => null);
+      // A refusal (AppError) ends the stream; a failed check (the database unreachable, its pool
+      // exhausted) is thrown, and the stream stays until a check can be made (live.service.ts).
+      const auth = await authenticate(deps, presented, { cache: tokenCache, epoch: null }, liveTokenLookup).catch((err: unknown) => {
+        if (err instanceof AppError) return null;
+        throw err;
+      });
       return auth !== null && auth.userId === userId && !(await blacklist.isAccountBlocked(userId));
     },
   };

@@ -66,6 +66,12 @@ export interface LiveHubOptions {
 export class LiveHub {
   private readonly deps: AppDeps;
   private readonly subscribers = new Set<LiveSubscriber>();
+  /** Open streams by recipient (scope and agency): one visibility query per group and batch. */
+  private readonly groups = new Map<string, Set<LiveSubscriber>>();
+  /** The group key of each open stream. */
+  private readonly groupOf = new Map<LiveSubscriber, string>();
+  /** Open streams per account (the per-account limit, checked at each opening). */
+  private readonly perUser = new Map<number, number>();
   private subscription: ChannelSubscription | null = null;
   private authSubscription: ChannelSubscription | null = null;
   private starting: Promise<void> | null = null;
@@ -93,9 +99,7 @@ export class LiveHub {
 
   /** Open streams of one account on this instance. */
   countOf(userId: number): number {
-    let n = 0;
-    for (const s of this.subscribers) if (s.userId === userId) n++;
-    return n;
+    return this.perUser.get(userId) ?? 0;
   }
 
   /**
@@ -105,12 +109,27 @@ export class LiveHub {
   async attach(subscriber: LiveSubscriber): Promise<void> {
     if (this.closed) throw new Error('The live hub is closed');
     await this.listen();
+    if (this.subscribers.has(subscriber)) return;
     this.subscribers.add(subscriber);
+    const key = JSON.stringify([subscriber.scope, subscriber.agencyId]);
+    this.groupOf.set(subscriber, key);
+    const group = this.groups.get(key);
+    if (group) group.add(subscriber);
+    else this.groups.set(key, new Set([subscriber]));
+    this.perUser.set(subscriber.userId, this.countOf(subscriber.userId) + 1);
   }
 
-  /** Removes a stream. */
+  /** Removes a stream (nothing when it is not attached). */
   detach(subscriber: LiveSubscriber): void {
-    this.subscribers.delete(subscriber);
+    if (!this.subscribers.delete(subscriber)) return;
+    const key = this.groupOf.get(subscriber)!;
+    this.groupOf.delete(subscriber);
+    const group = this.groups.get(key)!;
+    group.delete(subscriber);
+    if (group.size === 0) this.groups.delete(key);
+    const n = this.countOf(subscriber.userId) - 1;
+    if (n > 0) this.perUser.set(subscriber.userId, n);
+    else this.perUser.delete(subscriber.userId);
   }
 
   private listen(): Promise<void> {
@@ -184,19 +203,14 @@ export class LiveHub {
     const candidates = rows.map(liveCandidate).filter((c): c is LiveCandidate => c !== null);
     if (candidates.length === 0) return;
     // One visibility query per distinct recipient scope, not per stream.
-    const groups = new Map<string, LiveSubscriber[]>();
-    for (const s of this.subscribers) {
-      const key = JSON.stringify([s.scope, s.agencyId]);
-      const group = groups.get(key);
-      if (group) group.push(s);
-      else groups.set(key, [s]);
-    }
     await Promise.all(
-      [...groups.values()].map(async (group) => {
-        const first = group[0]!;
+      [...this.groups.values()].map(async (group) => {
+        // The streams open when the rows were read (one may close during the query).
+        const members = [...group];
+        const first = members[0]!;
         const events = await authorise(this.deps, candidates, first.scope, first.agencyId);
         if (events.length === 0) return;
-        for (const s of group) if (this.subscribers.has(s)) s.deliver(events);
+        for (const s of members) if (this.subscribers.has(s)) s.deliver(events);
       }),
     );
   }
@@ -207,6 +221,9 @@ export class LiveHub {
     clearTimeout(this.timer);
     for (const s of [...this.subscribers]) s.end();
     this.subscribers.clear();
+    this.groups.clear();
+    this.groupOf.clear();
+    this.perUser.clear();
     await this.starting?.catch(() => undefined);
     const subs = [this.subscription, this.authSubscription];
     this.subscription = null;

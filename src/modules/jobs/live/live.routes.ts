@@ -11,7 +11,11 @@ import { openLiveStream } from './live.service.ts';
 export interface LiveAuth {
   /** Name of the session cookie. */
   sessionCookie: string;
-  /** True while the presented session or token still stands for an active, unblocked account. */
+  /**
+   * True while the presented session or token still stands for an active, unblocked account;
+   * false when it is refused.
+   * @throws when the check cannot be made (the database or Redis unreachable): the stream stays
+   */
   stillSignedIn(presented: PresentedCredentials, userId: number): Promise<boolean>;
 }
 

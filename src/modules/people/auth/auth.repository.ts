@@ -93,7 +93,25 @@ export type TokenRow = NonNullable<Awaited<ReturnType<ReturnType<typeof tokenQue
 /** The token lookup of findTokenWithIdentity (src/db/prepared.ts). */
 const TOKEN_WITH_IDENTITY = new PreparedQuery('find_token', (db, _shape: 'one', p: Params<{ tokenHash: string }>) => tokenQuery(db, p('tokenHash')));
 
+/**
+ * The lookups of several tokens in one query (the live streams' session checks, gathered):
+ * each hash found, with the same row as findTokenWithIdentity.
+ * @param tokenHashes SHA-256 hex of the tokens (distinct)
+ */
+export async function findTokensWithIdentity(db: DbOrTrx, tokenHashes: readonly string[]): Promise<Map<string, TokenRow>> {
+  const found = new Map<string, TokenRow>();
+  if (tokenHashes.length === 0) return found;
+  const rows = await tokenSelect(db).select('t.token_hash').where('t.token_hash', 'in', [...tokenHashes]).execute();
+  for (const { token_hash, ...row } of rows) found.set(token_hash, row);
+  return found;
+}
+
 function tokenQuery(db: DbOrTrx, tokenHash: Value<string>) {
+  return tokenSelect(db).where('t.token_hash', '=', tokenHash);
+}
+
+/** The token, its account, role, agency and permissions, without the condition. */
+function tokenSelect(db: DbOrTrx) {
   return db
     .selectFrom('auth_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
@@ -107,8 +125,7 @@ function tokenQuery(db: DbOrTrx, tokenHash: Value<string>) {
       sql<string[]>`array(select rp.permission_key from role_permissions rp where rp.role_id = r.id order by 1)`.as(
         'permissions',
       ),
-    ])
-    .where('t.token_hash', '=', tokenHash);
+    ]);
 }
 
 /** Records use of a session (for the idle rule). */

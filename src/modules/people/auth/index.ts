@@ -7,6 +7,6 @@ export { authRoutes } from './auth.routes.ts';
 export { ssoRoutes } from './sso.routes.ts';
 export { findUserByEmail, revokeLogin, revokeUserTokens } from './auth.repository.ts';
 export { PermissionsData } from './auth.schemas.ts';
-export { LIFETIMES, SESSION_COOKIE, authenticate, cachedAccountOf, createTokenCache, type LoginGuard, type TokenLookupCache } from './auth.service.ts';
+export { LIFETIMES, SESSION_COOKIE, authenticate, cachedAccountOf, createTokenCache, gatheredTokenLookup, type LoginGuard, type TokenLookupCache } from './auth.service.ts';
 export { resolvedPermissions } from './me.service.ts';
 export { countTotpSecretsForBackfill, sealTotpSecretsBatch } from './two-factor.service.ts';
