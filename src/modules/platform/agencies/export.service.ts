@@ -14,6 +14,7 @@
  * not the agency (bench/README.md "Imports and exports of 100,000 rows").
  */
 import { PassThrough, Readable } from 'node:stream';
+import type { ZipArchive as Archive } from 'archiver';
 import { stringify } from 'csv-stringify/sync';
 import type { AppDeps } from '../../../app-deps.ts';
 import { writeAgency } from '../../../core/agency-scope.ts';
@@ -101,8 +102,6 @@ function entities(deps: AppDeps, agencyId: number): [string, exportRepo.ExportQu
     ['invoices.csv', exportRepo.exportInvoices(db, agencyId)],
   ];
 }
-
-type Archive = InstanceType<typeof import('archiver').ZipArchive>;
 
 /**
  * Appends one entry to the archive and resolves once the archive has written it whole (its `entry`
