@@ -112,11 +112,17 @@ async function commitAll(base: string, token: string, uuids: string[]): Promise<
   }
   for (;;) {
     const states = await Promise.all(
-      uuids.map(async (uuid) => ((await (await fetch(`${base}/api/imports/${uuid}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { status: string } }).data.status),
+      uuids.map(async (uuid) => {
+        const res = await fetch(`${base}/api/imports/${uuid}`, { headers: { authorization: `Bearer ${token}` } });
+        const body = (await res.json()) as { data?: { status: string } };
+        // An answer other than 200 (the server busy) is asked again at the next turn.
+        return res.status === 200 ? body.data!.status : `HTTP ${res.status}`;
+      }),
     );
     if (states.some((s) => s === 'failed')) throw new Error(`an import failed: ${states.join(', ')}`);
     if (states.every((s) => s === 'committed')) return;
-    await new Promise((r) => setTimeout(r, 500));
+    if (states.some((s) => s.startsWith('HTTP'))) process.stdout.write(`  (import states: ${states.join(', ')})\n`);
+    await new Promise((r) => setTimeout(r, 1_000));
   }
 }
 
