@@ -25,7 +25,12 @@
  * average at the start and the end.
  *
  * Environment: BENCH_VITALS_RUNS (5), BENCH_VITALS_CHROMIUM (/usr/bin/chromium),
- * BENCH_VITALS_CPU (4, the slow-down rate), BENCH_VITALS_NETWORK (`slow4g`, or `none`).
+ * BENCH_VITALS_CPU (4, the slow-down rate), BENCH_VITALS_NETWORK (`slow4g`, or `none`),
+ * BENCH_VITALS_PAGES (parts of the pages' names, comma-separated: `job page` measures only that),
+ * BENCH_VITALS_TRACE (set: each load's requests, start and end in ms since the navigation, bytes),
+ * BENCH_VITALS_COMPARE (another checkout, e.g. an earlier commit's with its console built: its
+ * service is started too, and each run measures each page on both, each first in turn, so a
+ * change is measured against the build before it under the same load).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -41,6 +46,8 @@ const RUNS = Number(process.env.BENCH_VITALS_RUNS ?? 5);
 const CHROMIUM = process.env.BENCH_VITALS_CHROMIUM ?? '/usr/bin/chromium';
 const CPU_RATE = Number(process.env.BENCH_VITALS_CPU ?? 4);
 const PASSWORD = 'caretaker-demo';
+const PAGES = process.env.BENCH_VITALS_PAGES?.split(',').map((p) => p.trim());
+const COMPARE = process.env.BENCH_VITALS_COMPARE ? path.resolve(process.env.BENCH_VITALS_COMPARE) : undefined;
 
 /** The targets of bench/README.md "The console as people hold it": LCP and INP in ms, first-page script in bytes. */
 export const TARGETS = { lcpMs: 2500, inpMs: 200, scriptBytes: 150 * 1024 };
@@ -90,17 +97,17 @@ const OBSERVERS = `
 `;
 
 /**
- * Starts `node bin/caretaker.js serve` on a free port with the demo data in `dataDir` and resolves
+ * Starts `node bin/caretaker.js serve` of the checkout `root` on a free port with the demo data in `dataDir` and resolves
  * when GET /readyz answers 200 and the demo agent can sign in.
  * @throws Error when the server exits first or is not ready within five minutes
  */
-export async function startDemoServer(dataDir: string): Promise<{ child: ChildProcess; baseUrl: string }> {
+export async function startDemoServer(root: string, dataDir: string): Promise<{ child: ChildProcess; baseUrl: string }> {
   const port = await freePort();
   const env = { ...process.env };
   for (const k of ['DATABASE_URL', 'REDIS_URL', 'NODE_OPTIONS']) delete env[k];
   for (const k of Object.keys(env)) if (k.startsWith('OTEL_') || k.startsWith('BENCH_')) delete env[k];
-  const child = spawn(process.execPath, ['--max-semi-space-size=16', path.join(ROOT, 'bin/caretaker.js'), 'serve'], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, ['--max-semi-space-size=16', path.join(root, 'bin/caretaker.js'), 'serve'], {
+    cwd: root,
     env: { ...env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', CARETAKER_COOKIE_SECURE: 'false', CARETAKER_DEMO: 'true', CARETAKER_DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -234,48 +241,72 @@ export function row(name: string, loads: Load[]): string {
   return `| ${name} | ${ms(median(lcp))} | ${ms(worst(lcp))} | ${ms(median(inp))} | ${ms(worst(inp))} | ${kB(median(js))} | ${kB(worst(js))} | ${loads[0]?.lcpElement ?? ''} | ${met ? 'yes' : '**no**'} |`;
 }
 
+/** A checkout whose service is measured: its label in the table, its folder, and once started its server and sign-ins. */
+interface Build {
+  label: string;
+  root: string;
+  dataDir?: string;
+  server?: { child: ChildProcess; baseUrl: string };
+}
+
 async function main(): Promise<void> {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (BENCH_VITALS_CHROMIUM)`);
-  if (!existsSync(path.join(ROOT, 'console/dist/index.html'))) throw new Error('console/dist is missing: npm run console:build');
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'caretaker-bench-vitals-'));
-  const started = machine();
-  process.stdout.write(`start: ${started}\nstarting caretaker serve with the demo data ...\n`);
-  const { child, baseUrl } = await startDemoServer(dataDir);
+  const builds: Build[] = [{ label: 'this checkout', root: ROOT }];
+  if (COMPARE) builds.push({ label: path.basename(COMPARE), root: COMPARE });
+  for (const b of builds) if (!existsSync(path.join(b.root, 'console/dist/index.html'))) throw new Error(`${b.root}/console/dist is missing: npm run console:build`);
+  process.stdout.write(`start: ${machine()}\nstarting caretaker serve with the demo data (${builds.map((b) => b.root).join(', ')}) ...\n`);
+  // Interrupted (Ctrl-C, or a closed pipe on stdout): the servers are stopped, not left behind.
+  const stopServers = () => {
+    for (const b of builds) b.server?.child.kill('SIGTERM');
+    process.exit(1);
+  };
+  process.once('SIGINT', stopServers);
+  process.once('SIGTERM', stopServers);
+  process.stdout.on('error', stopServers);
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
   try {
-    const jobUuid = await demoJob(baseUrl);
-    const board = async (page: Page) => void (await page.locator('.job-card').first().waitFor());
-    const scenarios: Scenario[] = [
-      { name: 'job board (agent)', email: 'agent@northwind.test', path: '/jobs', content: board, tap: (p) => p.getByRole('button', { name: /^Filters and sort/ }).tap() },
-      { name: 'job page (agent)', email: 'agent@northwind.test', path: `/jobs/${jobUuid}`, content: async (p) => void (await p.locator('#details').waitFor()), tap: (p) => p.getByRole('tab', { name: /^Notes/ }).tap() },
-      { name: "contractor's jobs today", email: 'contractor@northwind.test', path: '/jobs', content: board, tap: (p) => p.getByRole('button', { name: /^Sort by Visit date/ }).tap() },
-    ];
+    const scenarios = new Map<Build, Scenario[]>();
     const states = new Map<string, Awaited<ReturnType<typeof signedInState>>>();
-    for (const s of scenarios) if (!states.has(s.email)) states.set(s.email, await signedInState(browser, baseUrl, s.email));
+    for (const b of builds) {
+      b.dataDir = await mkdtemp(path.join(tmpdir(), 'caretaker-bench-vitals-'));
+      b.server = await startDemoServer(b.root, b.dataDir);
+      const jobUuid = await demoJob(b.server.baseUrl);
+      const board = async (page: Page) => void (await page.locator('.job-card').first().waitFor());
+      const list: Scenario[] = [
+        { name: 'job board (agent)', email: 'agent@northwind.test', path: '/jobs', content: board, tap: (p) => p.getByRole('button', { name: /^Filters and sort/ }).tap() },
+        { name: 'job page (agent)', email: 'agent@northwind.test', path: `/jobs/${jobUuid}`, content: async (p) => void (await p.locator('#details').waitFor()), tap: (p) => p.getByRole('tab', { name: /^Notes/ }).tap() },
+        { name: "contractor's jobs today", email: 'contractor@northwind.test', path: '/jobs', content: board, tap: (p) => p.getByRole('button', { name: /^Sort by Visit date/ }).tap() },
+      ];
+      scenarios.set(b, PAGES ? list.filter((s) => PAGES.some((p) => s.name.includes(p))) : list);
+      for (const s of list) states.set(`${b.label} ${s.email}`, await signedInState(browser, b.server.baseUrl, s.email));
+    }
     const results = new Map<string, Load[]>();
     for (let run = 1; run <= RUNS; run++) {
-      for (const s of scenarios) {
-        const context = await phoneContext(browser, states.get(s.email));
-        try {
-          for (const visit of ['cold', 'returning']) {
-            const load = await measureLoad(context, `${baseUrl}${s.path}`, s);
-            const key = `${s.name}, ${visit === 'cold' ? 'first visit (cold cache)' : 'returning visit'}`;
-            results.set(key, [...(results.get(key) ?? []), load]);
-            process.stdout.write(`run ${run} ${key}: LCP ${ms(load.lcpMs)} (${load.lcpElement}), INP ${ms(load.inpMs)}, script ${kB(load.scriptBytes)}\n`);
+      for (let i = 0; i < scenarios.get(builds[0]!)!.length; i++) {
+        // Each build first in turn, so both meet the machine in the same states.
+        for (const b of run % 2 ? builds : [...builds].reverse()) {
+          const s = scenarios.get(b)![i]!;
+          const context = await phoneContext(browser, states.get(`${b.label} ${s.email}`));
+          try {
+            for (const visit of ['first visit (cold cache)', 'returning visit']) {
+              const load = await measureLoad(context, `${b.server!.baseUrl}${s.path}`, s);
+              const key = `${COMPARE ? `${b.label}: ` : ''}${s.name}, ${visit}`;
+              results.set(key, [...(results.get(key) ?? []), load]);
+              process.stdout.write(`run ${run} ${key}: LCP ${ms(load.lcpMs)} (${load.lcpElement}), INP ${ms(load.inpMs)}, script ${kB(load.scriptBytes)}\n`);
+            }
+          } finally {
+            await context.close();
           }
-        } finally {
-          await context.close();
         }
       }
     }
-    const ended = machine();
-    process.stdout.write(`\nend: ${ended}\n\n`);
+    process.stdout.write(`\nend: ${machine()}\n\n`);
     process.stdout.write(`| page, visit | LCP median | LCP worst | INP median | INP worst | script before LCP, median | worst | LCP element | targets met |\n|---|---|---|---|---|---|---|---|---|\n`);
-    for (const [key, loads] of results) process.stdout.write(`${row(key, loads)}\n`);
+    for (const key of [...results.keys()].sort()) process.stdout.write(`${row(key, results.get(key)!)}\n`);
     process.stdout.write('\nscript before the LCP by chunk (compressed bytes received, first run, first visits):\n');
     for (const [key, loads] of results) {
       if (!key.includes('cold')) continue;
@@ -284,12 +315,15 @@ async function main(): Promise<void> {
     }
   } finally {
     await browser.close();
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+    for (const b of builds) {
+      const child = b.server?.child;
+      if (child && child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      if (b.dataDir) await rm(b.dataDir, { recursive: true, force: true });
     }
-    await rm(dataDir, { recursive: true, force: true });
   }
 }
 
