@@ -51,6 +51,26 @@ export function isConsolePath(url: string): boolean {
 
 const DAY = 'public, max-age=86400';
 
+/** A job's page in the console: `/jobs/<uuid>` (console/src/pages/job-reads.ts). */
+const JOB_PAGE = /^\/jobs\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/**
+ * The API reads the console's first view of `url` starts at once (docs/console.md "How it is built
+ * and served"), to be preloaded with the shell (a `Link: <...>; rel=preload; as=fetch` header), so
+ * they travel with the scripts instead of after them: the plain job board `/jobs` (its first page
+ * of jobs as console/src/logic/job-filters.ts asks for it, newest first, 20 a page, and the
+ * statuses), a job's page `/jobs/<uuid>` (the job, the statuses, its history). Any other address,
+ * a board with filters in its query included: none.
+ * @param url the request URL (path and query)
+ * @returns API paths with their query, e.g. `/api/jobs/statuses`
+ */
+export function firstViewReads(url: string): string[] {
+  if (url === '/jobs') return ['/api/jobs/manage?sort=created_at&order=desc&limit=20&offset=0', '/api/jobs/statuses'];
+  const job = JOB_PAGE.exec(url)?.[1];
+  if (job) return [`/api/jobs/${job}`, '/api/jobs/statuses', `/api/jobs/${job}/history`];
+  return [];
+}
+
 /**
  * The built files served at fixed paths outside `/assets/`: [path, content type, cache-control].
  * The service worker and the manifest are revalidated on every load (`no-cache`), so a new
@@ -93,8 +113,11 @@ export type ConsoleShell = (request: FastifyRequest, reply: FastifyReply) => Pro
  */
 export async function registerConsole(app: FastifyInstance, dir: string = consoleDistDir()): Promise<ConsoleShell> {
   const indexFile = path.join(dir, 'index.html');
-  const sendShell = async (reply: FastifyReply) => {
+  const sendShell = async (reply: FastifyReply, url = '/') => {
     const html = existsSync(indexFile) ? await readFile(indexFile, 'utf8') : NOT_BUILT;
+    const reads = firstViewReads(url);
+    // `crossorigin`: the same mode and credentials as the console's fetch, so its fetch takes the preloaded answer.
+    if (reads.length) reply.header('link', reads.map((r) => `<${r}>; rel=preload; as=fetch; crossorigin`).join(', '));
     return reply.status(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   };
   await app.register(async (scope) => {
@@ -129,7 +152,7 @@ export async function registerConsole(app: FastifyInstance, dir: string = consol
   });
   return async (request, reply) => {
     if ((request.method !== 'GET' && request.method !== 'HEAD') || !isConsolePath(request.url)) return false;
-    await sendShell(reply);
+    await sendShell(reply, request.url);
     return true;
   };
 }

@@ -38,6 +38,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
   let branchUuid: string;
   /** When the shower job's breached SLA clock was due. */
   let showerDue: Date;
+  let showerUuid: string;
 
   /** A fresh browser context (its own cookies) signed in as `email`. */
   const signedIn = (email: string) => session.signedIn(baseUrl, email, DESKTOP);
@@ -108,6 +109,7 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
       .executeTakeFirstOrThrow();
     const dayAgo = new Date(now.getTime() - 86_400_000);
     showerDue = dayAgo;
+    showerUuid = (await t.db.selectFrom('jobs').select('uuid').where('id', '=', shower.id).executeTakeFirstOrThrow()).uuid;
     await t.db
       .insertInto('sla_clocks')
       .values({
@@ -661,5 +663,21 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     // is built and served").
     await page.locator('.count', { hasText: /^\d+ jobs?$/ }).waitFor();
     for (const path of ['/api/auth/me', '/api/users/permissions', '/api/jobs/manage', '/api/jobs/statuses']) expect(asked.get(path), path).toBe(1);
+  });
+
+  it("a job's page opened first asks for the job, its history and the statuses once each (preloaded with the shell, started at start-up)", async () => {
+    const signed = await signedIn(users.agent!);
+    const state = await signed.context().storageState();
+    const context = session.track(await session.browser.newContext({ viewport: PHONE, locale: 'en-GB', timezoneId: 'Europe/London', storageState: state }));
+    const page = await context.newPage();
+    const asked = new Map<string, number>();
+    page.on('request', (r) => {
+      const { pathname } = new URL(r.url());
+      if (pathname.startsWith('/api/')) asked.set(pathname, (asked.get(pathname) ?? 0) + 1);
+    });
+    await page.goto(`${baseUrl}/jobs/${showerUuid}`);
+    await page.getByRole('heading', { name: /JOB-900001/ }).waitFor();
+    await page.locator('#details').waitFor();
+    for (const path of [`/api/jobs/${showerUuid}`, `/api/jobs/${showerUuid}/history`, '/api/jobs/statuses']) expect(asked.get(path), path).toBe(1);
   });
 });

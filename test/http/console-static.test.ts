@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_SECTIONS, isConsolePath, registerConsole, type ConsoleShell } from '../../src/http/console.ts';
+import { CONSOLE_SECTIONS, firstViewReads, isConsolePath, registerConsole, type ConsoleShell } from '../../src/http/console.ts';
 
 /** A script big enough to be worth compressing. */
 const BIG = `export const rows = [${Array.from({ length: 500 }, (_, i) => `'row ${i}'`).join(', ')}];`;
@@ -51,6 +51,20 @@ describe('console static files', () => {
     }
     const head = await a.inject({ method: 'HEAD', url: '/jobs' });
     expect(head.statusCode).toBe(200);
+  });
+
+  it("preloads the first view's API reads with the shell of the plain job board and of a job's page, nowhere else", async () => {
+    const a = await app(dir);
+    const job = '1f0c9d5e-0000-4000-8000-000000000000';
+    const link = async (url: string) => (await a.inject({ url })).headers.link;
+    expect(await link('/jobs')).toBe(
+      '</api/jobs/manage?sort=created_at&order=desc&limit=20&offset=0>; rel=preload; as=fetch; crossorigin, </api/jobs/statuses>; rel=preload; as=fetch; crossorigin',
+    );
+    expect(await link(`/jobs/${job}`)).toBe(
+      `</api/jobs/${job}>; rel=preload; as=fetch; crossorigin, </api/jobs/statuses>; rel=preload; as=fetch; crossorigin, </api/jobs/${job}/history>; rel=preload; as=fetch; crossorigin`,
+    );
+    for (const url of ['/', '/jobs?status=2', '/jobs/new', `/jobs/${job}?tab=notes`, '/dashboard']) expect(await link(url), url).toBeUndefined();
+    expect(firstViewReads('/addresses')).toEqual([]);
   });
 
   it('serves hashed assets for a year, immutable; a missing asset is 404', async () => {

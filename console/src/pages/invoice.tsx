@@ -11,10 +11,9 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useParams } from 'react-router';
 import { api } from '../api.ts';
-import { poundsToPence } from '../logic/money.ts';
+import { poundsToPence, invoiceStatusLabel } from '../logic/money.ts';
 import { useSession } from '../session.tsx';
 import { Button, formatDate, formatPence, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
-import { invoiceStatusLabel } from './invoices.tsx';
 import { Loaded, Notice } from './people-forms.tsx';
 
 const METHODS = { bank_transfer: 'Bank transfer', card: 'Card', cheque: 'Cheque', cash: 'Cash', direct_debit: 'Direct debit', other: 'Other' } as const;

@@ -20,32 +20,15 @@ import { useUrlTable } from '../logic/url-table.ts';
 import { useSession } from '../session.tsx';
 import { Button, formatDate, formatPence, Options, Pager, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { DataTable } from '../table.tsx';
-import type { InvoiceStatus, SortOf } from '../types.ts';
+import { INVOICE_STATUSES, invoiceStatusLabel } from '../logic/money.ts';
+import type { SortOf } from '../types.ts';
 
-/** Invoice statuses (docs/money.md) and their labels. */
-export const INVOICE_STATUSES: Record<InvoiceStatus, string> = {
-  draft: 'Draft',
-  issued: 'Issued',
-  part_paid: 'Part paid',
-  overdue: 'Overdue',
-  paid: 'Paid',
-  credited: 'Credited',
-  void: 'Void',
-};
 
 /** Today's date in London as YYYY-MM-DD (a payment's paid_on). */
 function todayInLondon(): string {
   return new Date().toLocaleDateString('en-CA', { timeZone: 'Europe/London' });
 }
 
-/** The label of an invoice's `status` (INVOICE_STATUSES), else the status itself. */
-export function invoiceStatusLabel(status: string): string {
-  return isInvoiceStatus(status) ? INVOICE_STATUSES[status] : status;
-}
-
-function isInvoiceStatus(status: string): status is InvoiceStatus {
-  return Object.hasOwn(INVOICE_STATUSES, status);
-}
 
 /** The columns GET /api/invoices sorts by (its `sort` values, docs/api.md). */
 const INVOICE_SORTS: readonly SortOf<'/api/invoices'>[] = [

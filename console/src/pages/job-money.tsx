@@ -13,10 +13,9 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { api } from '../api.ts';
-import { moneyActions, poundsToPence } from '../logic/money.ts';
+import { moneyActions, poundsToPence, invoiceStatusLabel } from '../logic/money.ts';
 import { useSession } from '../session.tsx';
 import { Button, formatPence, Options, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
-import { invoiceStatusLabel } from './invoices.tsx';
 import { QuoteDetail } from './job-manage.tsx';
 
 type VatRate = 'standard' | 'reduced' | 'zero' | 'exempt';
