@@ -7,7 +7,8 @@
  * `compile(db, shape)` method: the prepared statements of src/db/prepared.ts) is called with
  * representative arguments on a Kysely instance whose driver runs nothing: it records the SQL each
  * query compiles to (PostgreSQL's compiler) and answers with no rows. A function that builds a
- * query without running it (returns something with `compile()`) is compiled. The arguments come
+ * query without running it (returns something with `compile()`) is compiled; one that returns a
+ * paged reader (`keys()` and `page(ids)`, the agency export's) has both run. The arguments come
  * from the parameters' TypeScript types (compiler API): the database handle for `DbOrTrx`, 1 for
  * numbers, a fixed uuid for strings named `*uuid*`, 'x' for other strings, a fixed date for `Date`,
  * every property of an object (optional ones included, so that optional filters show their SQL),
@@ -310,6 +311,11 @@ async function run(method: Method, module: Record<string, unknown>): Promise<{ s
     recorded = [];
     try {
       const value = await withTimeout(Promise.resolve(method.call(module)));
+      // A paged reader (the agency export's ExportQuery): its keys query and one page's query.
+      if (recorded.length === 0 && isPagedReader(value)) {
+        await withTimeout(value.keys());
+        await withTimeout(value.page([1]));
+      }
       if (recorded.length === 0 && isCompilable(value)) recorded.push(value.compile().sql);
       // A statement built and not run (CompiledQuery, or a prepared statement's compile()).
       if (recorded.length === 0 && isStatement(value)) recorded.push(value.sql);
@@ -325,6 +331,11 @@ async function run(method: Method, module: Record<string, unknown>): Promise<{ s
 
 function isStatement(value: unknown): value is { sql: string } {
   return typeof value === 'object' && value !== null && typeof (value as { sql?: unknown }).sql === 'string';
+}
+
+/** An object of two query functions, `keys()` and `page(ids)` (src/modules/platform/agencies/export.repository.ts ExportQuery). */
+function isPagedReader(value: unknown): value is { keys: () => Promise<unknown>; page: (ids: number[]) => Promise<unknown> } {
+  return typeof value === 'object' && value !== null && typeof (value as { keys?: unknown }).keys === 'function' && typeof (value as { page?: unknown }).page === 'function';
 }
 
 function isCompilable(value: unknown): value is { compile: () => CompiledQuery } {
