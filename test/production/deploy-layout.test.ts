@@ -113,7 +113,9 @@ describe.skipIf(
     expect(await page.text()).toContain('<div id="root">');
 
     proc.signal('SIGTERM');
-    expect((await proc.waitExit(20_000)).code).toBe(0);
+    // The server's own log goes with a failure: the exit code alone does not say which part of the
+    // shutdown failed (docs/operations.md "Shutdown and health").
+    expect((await proc.waitExit(20_000)).code, proc.log).toBe(0);
     expect(await listing(app)).toEqual(before);
     expect(proc.log).not.toMatch(/EACCES|EROFS/);
   }, 600_000);
