@@ -213,6 +213,6 @@ async function complianceAndStatement(db: Db, agencies: number, now: string): Pr
       i.net_pence, i.vat_pence, i.net_pence / 10, i.net_pence / 50, 2000, i.gross_pence + i.net_pence / 10 + i.net_pence / 50, 'active', i.created_at, 'disbursement'
     from invoices i join jobs j on j.id = i.job_id`);
   await run(db, `insert into landlord_ledger_entries (id, uuid, agency_id, landlord_id, kind, entry_date, amount_pence, reference, created_at)
-    select g, md5('ledger' || g)::uuid, 1, 1, 'payment_from_landlord', date '2025-11-15' + make_interval(months => g - 1), 150000, 'BENCH-PAY-' || g, ${now}
+    select g, md5('ledger' || g)::uuid, 1, 1, 'payment_from_landlord', date '2025-12-15' + make_interval(months => g - 1), 150000, 'BENCH-PAY-' || g, ${now}
     from generate_series(1, 12) g`);
 }

@@ -451,8 +451,8 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     const register = '/compliance?limit=20&offset=0';
     await add(registerName, INSIGHT_CONNECTIONS, { url: `${real}/api${register}`, headers: auth }, undefined, 1, register);
     // A landlord's statement as the landlord page shows its figures (console/src/pages/landlords.tsx,
-    // a past month chosen: November 2026): landlord 1 of agency 1, 16 recharges at small, about 170
-    // at large. Caretaker only: see "Search and the dashboard: no limit" in bench/README.md.
+    // a past month chosen: November 2026): landlord 1 of agency 1, 16 recharges and a payment at small, about 160
+    // at large. Caretaker only: see "Search, the dashboard and the landlord statement: no limit" in bench/README.md.
     const statement = `/api/landlords/${md5Uuid('landlord1')}/statement?from_date=2026-11-01&to_date=2026-11-30`;
     await add('GET landlord statement (a month of 20 properties)', INSIGHT_CONNECTIONS, { url: `${real}${statement}`, headers: auth });
     // The write mix: per operation, a job put On hold and resumed to its status, a note added and a
