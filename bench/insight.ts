@@ -115,7 +115,7 @@ async function main() {
   const db = runtime.deps.db;
   try {
     let t0 = Date.now();
-    await generate(db, { jobs: JOBS, activity: 10_000, passwordHash: await hashPassword(PASSWORD), loginAccounts: 0 });
+    await generate(db, { jobs: JOBS, activity: 10_000, passwordHash: await hashPassword(PASSWORD), loginAccounts: 0, registerAndStatement: false });
     await enrich(db);
     console.error(`data: ${JOBS} jobs in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
     const app = await buildApp(runtime.deps, { logger: false });

@@ -22,7 +22,9 @@
  * - GET /job?uuid=U and GET /history?uuid=U: the job page's two reads, `GET /api/jobs/{uuid}` and
  *   `GET /api/jobs/{uuid}/history`, one statement each;
  * - GET /address?uuid=U and GET /jobs?address_uuid=A&limit=N: the property page's first two reads,
- *   `GET /api/addresses/{uuid}` and its jobs (`GET /api/jobs/manage?address_uuid=A&limit=N`).
+ *   `GET /api/addresses/{uuid}` and its jobs (`GET /api/jobs/manage?address_uuid=A&limit=N`);
+ * - GET /compliance?limit=N&offset=M: the compliance page's register, `GET /api/compliance` with
+ *   those parameters (default sort), its seeding and derivation included.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -31,6 +33,7 @@ import pg from 'pg';
 import type { AppDeps } from '../src/app-deps.ts';
 import { jsonValueSql, type JsonKind } from '../src/db/json-sql.ts';
 import { CSRF_TTL_S } from '../src/http/csrf.ts';
+import { UK_COMPLIANCE_TYPES } from '../src/modules/jobs/compliance/compliance-types.ts';
 import { verifyPassword } from '../src/lib/passwords.ts';
 
 /** Lifetimes of the login token and the session (the auth module's LIFETIMES.login and .session). */
@@ -42,6 +45,9 @@ type Kind = JsonKind;
 const jsonValue = jsonValueSql;
 const jsonObject = (fields: Array<[string, string, Kind]>): string =>
   `'{' || ${fields.map(([name, expr, kind], i) => `'${i ? ',' : ''}"${name}":' || ${jsonValue(expr, kind)}`).join(' || ')} || '}'`;
+/** jsonObject, where a field of kind `raw` is an expression already giving its JSON text. */
+const rawObject = (fields: Array<[string, string, Kind | 'raw']>): string =>
+  `'{' || ${fields.map(([name, expr, kind], i) => `'${i ? ',' : ''}"${name}":' || ${kind === 'raw' ? `(${expr})` : jsonValue(expr, kind)}`).join(' || ')} || '}'`;
 
 /**
  * The job wire shape as an admin sees it, in the order Caretaker's serializer writes it: the
@@ -183,6 +189,123 @@ select exists (select 1 from me) as ok,
   || '],"count":' || least((select count(*) from (select 1 from jobs j where j.agency_id = (select agency_id from me) and j.deleted_at is null
     and j.address_id = (select id from place) limit 10001) m), 10000)
   || ',"message":"Jobs retrieved"}' as body`;
+
+/** A London date 'YYYY-MM-DD' (text or date expression) for people, as humanDate writes it: "Thu 26 Nov 2026". */
+const humanDateSql = (expr: string) => `to_char((${expr})::date, 'Dy FMDD Mon YYYY')`;
+
+/**
+ * The findings of a register row `r` on the London date `td.d`, as a JSON array of strings, in the
+ * order and words of the compliance regulations' `findings` (src/modules/jobs/compliance/regulations.ts).
+ */
+const FINDINGS_SQL = `case when r.certificate_uuid is null then '[]' else '[' || coalesce((select string_agg(to_json(f)::text, ',' order by o)
+  from unnest(array[
+    case when r.type_code = 'epc' and r.epc_rating is null then 'Energy rating not recorded'
+      when r.type_code = 'epc' and r.epc_rating in ('F', 'G') and r.exemption_until is not null and r.exemption_until::date >= td.d
+        then 'Rated ' || r.epc_rating || ', below E: exempt until ' || ${humanDateSql('r.exemption_until')} || ' (PRS Exemptions Register)'
+      when r.type_code = 'epc' and r.epc_rating in ('F', 'G') then 'Rated ' || r.epc_rating || ', below E: may not be let (MEES) without a registered exemption' end,
+    case when r.type_code in ('eicr', 'communal_eicr') and r.outcome is null then 'Outcome (satisfactory or unsatisfactory) not recorded' end,
+    case when r.outcome = 'unsatisfactory' and r.remedial_completed_on is null and r.remedial_due_on is not null
+      then case when r.remedial_due_on::date < td.d then 'Remedial works overdue since ' else 'Remedial works due by ' end || ${humanDateSql('r.remedial_due_on')} end,
+    case when r.tenant_copy_due_on is not null and r.tenant_copy_served_on is null
+      then case when r.tenant_copy_due_on::date < td.d then 'Copy to the tenant overdue since ' else 'Copy to the tenant due by ' end || ${humanDateSql('r.tenant_copy_due_on')} end,
+    case when r.type_code = 'smoke_co_alarms' and r.smoke_alarm_storeys is null then 'Alarms per storey and per room not recorded on this check'
+      when r.type_code = 'smoke_co_alarms' and r.smoke_alarm_storeys < coalesce(r.storeys, 1)
+        then 'Smoke alarm working on ' || r.smoke_alarm_storeys || ' of ' || coalesce(r.storeys, 1) || ' storeys' end,
+    case when r.type_code = 'smoke_co_alarms' and r.smoke_alarm_storeys is not null then 'No working CO alarm recorded in: '
+      || (select string_agg(room, ', ' order by n) from unnest(r.combustion_rooms) with ordinality x(room, n) where not (room = any(coalesce(r.co_alarm_rooms, '{}')))) end
+  ]) with ordinality u(f, o) where f is not null), '') || ']' end`;
+
+const REGISTER_ITEM_FIELDS: Array<[string, string, Kind | 'raw']> = [
+  ['uuid', 'r.uuid', 'str'], ['status', 'r.status', 'str'], ['address_uuid', 'r.address_uuid', 'str'],
+  ['address', `r.line1 || ', ' || r.town || ' ' || r.postcode`, 'str'], ['branch_uuid', 'r.branch_uuid', 'str'], ['branch_name', 'r.branch_name', 'str'],
+  ['type_code', 'r.type_code', 'str'], ['type_name', 'r.type_name', 'str'], ['interval_months', 'r.interval_months', 'num'],
+  ['required_document', 'r.required_document', 'str'], ['certificate_uuid', 'r.certificate_uuid', 'str'],
+  ['issued_on', `to_char(r.issued_on, 'YYYY-MM-DD')`, 'str'], ['expires_on', `to_char(r.expires_on, 'YYYY-MM-DD')`, 'str'],
+  ['expires_on_text', humanDateSql('r.expires_on'), 'str'], ['contractor_uuid', 'r.contractor_uuid', 'str'], ['contractor_name', 'r.contractor_name', 'str'],
+  ['file_uuid', 'r.file_uuid', 'str'], ['regulation', 'r.regulation', 'str'], ['derived', 'r.derived', 'bool'], ['epc_rating', 'r.epc_rating', 'str'],
+  ['exemption_until', 'r.exemption_until', 'str'], ['outcome', 'r.outcome', 'str'], ['remedial_due_on', 'r.remedial_due_on', 'str'],
+  ['tenant_copy_due_on', 'r.tenant_copy_due_on', 'str'], ['tenant_copy_served_on', 'r.tenant_copy_served_on', 'str'], ['findings', FINDINGS_SQL, 'raw'],
+];
+
+/** The register's default order (sort=status, order=asc: urgency, expiry with none first, postcode, item, id). */
+const REGISTER_ORDER = `case r.status when 'expired' then 0 when 'non_compliant' then 1 when 'missing' then 2 when 'due_soon' then 3 else 4 end,
+  r.expires_on asc nulls first, r.postcode asc, r.type_name asc, r.id asc`;
+
+/** The UK types as the register's seeding inserts them, the limit's $2. */
+const UK_TYPES_JSON = JSON.stringify(UK_COMPLIANCE_TYPES);
+
+/** The type columns the register's seeding writes ($2, a JSON array of the UK types, src/modules/jobs/compliance/compliance-types.ts). */
+const SEED_COLUMNS = 'code, name, interval_months, at_tenancy_start, hmo_only, required_document, applies_to, regulation';
+
+/**
+ * GET /compliance?limit=N&offset=M: the body of `GET /api/compliance?limit=N&offset=M` (the
+ * console's compliance page, default sort) for an agency admin, in one statement doing what
+ * `listRegister` does per request: the UK types seeded (an insert that finds them there), the
+ * register derived (an insert of the items the properties need and lack: none in the bench), then
+ * the page with each item's latest certificate and status on today's London date, its findings
+ * and the totals per status. $1 token hash, $2 the UK types (JSON), $3 limit, $4 offset. The
+ * writes' rows would not be seen by the same statement's reads (one snapshot): on the bench's data
+ * they write none, so the bytes are Caretaker's; on a register with something new to derive the
+ * first answer would lack it.
+ */
+export const COMPLIANCE_SQL = `with ${ME},
+seeded as (insert into compliance_item_types (uuid, agency_id, ${SEED_COLUMNS}, created_at, updated_at)
+  select gen_random_uuid(), me.agency_id, ${SEED_COLUMNS.split(', ').map((c) => `x.${c}`).join(', ')}, now(), now()
+  from me, jsonb_to_recordset($2::jsonb) as x(code text, name text, interval_months int, at_tenancy_start boolean, hmo_only boolean,
+    required_document text, applies_to text, regulation text)
+  on conflict (agency_id, code) do update set regulation = excluded.regulation, applies_to = excluded.applies_to
+  where compliance_item_types.custom = false and compliance_item_types.regulation = ''),
+derived as (insert into compliance_items (uuid, agency_id, address_id, type_id, derived, created_at, updated_at)
+  select gen_random_uuid(), a.agency_id, a.id, t.id, true, now(), now()
+  from me join addresses a on a.agency_id = me.agency_id
+  join compliance_item_types t on t.agency_id = a.agency_id and t.retired_at is null
+  left join buildings bl on bl.id = a.building_id
+  where ((not a.is_communal and t.applies_to = 'dwelling')
+    or (not a.is_communal and t.applies_to = 'gas' and a.gas_supply is distinct from false)
+    or (not a.is_communal and t.applies_to = 'hmo' and a.is_hmo)
+    or (a.is_communal and t.applies_to = 'communal')
+    or (a.is_communal and t.applies_to = 'lift' and coalesce(bl.has_lift, false)))
+    and not exists (select 1 from compliance_items i where i.address_id = a.id and i.type_id = t.id)
+  on conflict (address_id, type_id) do nothing),
+td as (select (now() at time zone 'Europe/London')::date as d),
+rows as (select i.id, i.uuid, a.uuid as address_uuid, a.line1, a.town, a.postcode, b.uuid as branch_uuid, b.name as branch_name,
+    t.code as type_code, t.name as type_name, t.interval_months, t.required_document, t.regulation,
+    l.uuid as certificate_uuid, l.issued_on, l.expires_on, k.uuid as contractor_uuid, k.company_name as contractor_name,
+    f.uuid as file_uuid, a.storeys, a.combustion_rooms, i.derived,
+    l.epc_rating, to_char(l.exemption_until, 'YYYY-MM-DD') as exemption_until, l.outcome,
+    to_char(l.remedial_due_on, 'YYYY-MM-DD') as remedial_due_on, to_char(l.remedial_completed_on, 'YYYY-MM-DD') as remedial_completed_on,
+    to_char(l.tenant_copy_due_on, 'YYYY-MM-DD') as tenant_copy_due_on, to_char(l.tenant_copy_served_on, 'YYYY-MM-DD') as tenant_copy_served_on,
+    l.smoke_alarm_storeys, l.co_alarm_rooms,
+    case when l.id is null then 'missing'
+      when l.expires_on is not null and l.expires_on < td.d then 'expired'
+      when t.code = 'epc' and l.epc_rating in ('F', 'G') and (l.exemption_until is null or l.exemption_until < td.d) then 'non_compliant'
+      when l.outcome = 'unsatisfactory' and l.remedial_completed_on is null and l.remedial_due_on < td.d then 'non_compliant'
+      when t.code = 'smoke_co_alarms' and l.smoke_alarm_storeys is not null
+        and (l.smoke_alarm_storeys < coalesce(a.storeys, 1) or not (a.combustion_rooms <@ coalesce(l.co_alarm_rooms, '{}'::text[]))) then 'non_compliant'
+      when l.outcome = 'unsatisfactory' and l.remedial_completed_on is null then 'due_soon'
+      when l.expires_on is null then 'valid'
+      when l.expires_on <= td.d + t.due_soon_days then 'due_soon'
+      else 'valid' end as status
+  from me cross join td
+  join compliance_items i on i.agency_id = me.agency_id
+  join addresses a on a.id = i.address_id
+  join compliance_item_types t on t.id = i.type_id
+  left join branches b on b.id = a.branch_id
+  left join lateral (
+    select c.id, c.uuid, c.issued_on, c.expires_on, c.contractor_id, c.job_file_id, c.epc_rating, c.exemption_until,
+      c.outcome, c.remedial_due_on, c.remedial_completed_on, c.tenant_copy_due_on, c.tenant_copy_served_on, c.smoke_alarm_storeys, c.co_alarm_rooms
+    from compliance_certificates c where c.item_id = i.id order by c.issued_on desc, c.id desc limit 1) l on true
+  left join contractors k on k.id = l.contractor_id
+  left join job_files f on f.id = l.job_file_id),
+page as (select r.*, ${rawObject(REGISTER_ITEM_FIELDS)} as j from (select * from rows r order by ${REGISTER_ORDER} limit $3 offset $4) r cross join td),
+totals as (select count(*) filter (where status = 'valid') as valid, count(*) filter (where status = 'due_soon') as due_soon,
+  count(*) filter (where status = 'expired') as expired, count(*) filter (where status = 'missing') as missing,
+  count(*) filter (where status = 'non_compliant') as non_compliant, count(*) as n from rows)
+select exists (select 1 from me) as ok,
+  '{"success":true,"data":[' || coalesce((select string_agg(j, ',' order by ${REGISTER_ORDER}) from page r), '') || '],"count":' || t.n
+  || ',"totals":{"valid":' || t.valid || ',"due_soon":' || t.due_soon || ',"expired":' || t.expired || ',"missing":' || t.missing
+  || ',"non_compliant":' || t.non_compliant || '},"message":"Compliance register retrieved"}' as body
+from totals t`;
 
 const ACTIVITY_FIELDS: Array<[string, string, Kind]> = [
   ['ID', 'a.id', 'num'], ['user_id', 'coalesce(a.user_id, 0)', 'num'], ['user_name', 'a.user_name', 'str'], ['action', 'a.action', 'str'],
@@ -383,6 +506,7 @@ export async function startLimit(deps: AppDeps, port: number): Promise<() => Pro
       let row: Record<string, unknown> | undefined;
       if (url.pathname === '/jobs' && q.get('address_uuid')) [row] = await run('limit_jobs_at_address', JOBS_AT_ADDRESS_SQL, [hash, int(q.get('limit'), 50), q.get('address_uuid')]);
       else if (url.pathname === '/jobs') [row] = await run('limit_jobs', JOBS_SQL, [hash, int(q.get('limit'), 50)]);
+      else if (url.pathname === '/compliance') [row] = await run('limit_compliance', COMPLIANCE_SQL, [hash, UK_TYPES_JSON, int(q.get('limit'), 50), int(q.get('offset'), 0)]);
       else if (url.pathname === '/job' || url.pathname === '/address') {
         [row] = url.pathname === '/job' ? await run('limit_job', JOB_SQL, [hash, q.get('uuid')]) : await run('limit_address', ADDRESS_SQL, [hash, q.get('uuid')]);
         if (row?.ok && !row.body) return [404, `{"success":false,"error":"${url.pathname === '/job' ? 'Job' : 'Address'} not found"}`];

@@ -444,6 +444,17 @@ async function benchOne(engine: 'pglite' | 'postgres', size: Size, passwordHash:
     const placeName = 'GET property page (address + its jobs), pages/s';
     const placeReads: PagePair = [[`/api/addresses/${place}`, `/address?uuid=${place}`], [`/api/jobs/manage?${placeJobs}`, `/jobs?${placeJobs}`]];
     await add(placeName, CONNECTIONS, pairFlow(real, placeReads, 0, auth), undefined, 2, await pairLimit(placeName, real, lim, placeReads, auth));
+    // The compliance page (console/src/pages/compliance.tsx): its register, page 1 in the default
+    // order (?limit=20&offset=0, the console's PAGE_SIZE), over agency 1's 1,000 properties and
+    // 5,000 items (bench/generate.ts); each request also seeds the types and derives the register.
+    const registerName = 'GET compliance register (1,000 properties, 5,000 items; page 1)';
+    const register = '/compliance?limit=20&offset=0';
+    await add(registerName, INSIGHT_CONNECTIONS, { url: `${real}/api${register}`, headers: auth }, undefined, 1, register);
+    // A landlord's statement as the landlord page shows its figures (console/src/pages/landlords.tsx,
+    // a past month chosen: November 2026): landlord 1 of agency 1, 16 recharges and a payment at small, about 160
+    // at large. Caretaker only: see "Search, the dashboard and the landlord statement: no limit" in bench/README.md.
+    const statement = `/api/landlords/${md5Uuid('landlord1')}/statement?from_date=2026-11-01&to_date=2026-11-30`;
+    await add('GET landlord statement (a month of 20 properties)', INSIGHT_CONNECTIONS, { url: `${real}${statement}`, headers: auth });
     // The write mix: per operation, a job put On hold and resumed to its status, a note added and a
     // 2 MiB photo uploaded to the file store, each write after its own CSRF token. Each connection
     // (of the warm-up's and the measured run's) takes a job of its own, so moves never race and a
