@@ -45,6 +45,8 @@ export interface AppDeps {
   mailer: Mailer;
   /** The PostgreSQL pool (absent on PGlite), for the pool metrics. */
   pool?: pg.Pool | undefined;
+  /** The read-only pool of the overlapped reads (PostgreSQL without a pooler), for the pool metrics. */
+  readPool?: pg.Pool | undefined;
   /**
    * PGlite only: a consistent gzipped tarball of the live data folder (PGlite `dumpDataDir`, taken
    * while no Kysely transaction is open), for `caretaker backup` (src/modules/platform/backups).

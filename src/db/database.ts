@@ -25,6 +25,11 @@ export interface DatabaseHandle {
   engine: 'pglite' | 'postgres';
   /** The pg pool (PostgreSQL only), exposed for metrics. */
   pool?: pg.Pool;
+  /**
+   * The pool of read-only sessions the overlapped reads run on (PostgreSQL without a pooler, when
+   * `readOnlyPool` was asked for), exposed for metrics.
+   */
+  readPool?: pg.Pool;
   /** The PGlite instance (embedded only), for the queue's adapter (src/events/queue.ts). */
   pglite?: PGlite;
   /** Closes every connection. */
@@ -53,6 +58,15 @@ export interface DatabaseOptions {
    * instance, reset between files (test/helpers/pglite-reuse.ts).
    */
   pglite?: PGlite;
+  /**
+   * PostgreSQL without a transaction pooler: open a second pool, of at most `poolMax` sessions
+   * started with `default_transaction_read_only=on`, for the overlapped reads (src/db/admission-gate.ts).
+   * Their statements then run as they are, PostgreSQL refusing any write, instead of each inside
+   * `start transaction read only` ... `commit` (three commands for one). Sessions open on first use
+   * and close after 30 s idle. The service's own database asks for it (src/main/runtime.ts); tools
+   * and replicas do not. Default false.
+   */
+  readOnlyPool?: boolean;
 }
 
 // int8 (count(*), bigserial) arrives from pg as a string; every id here is int4 and every count is
@@ -83,30 +97,15 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const mode = options.pooler ?? 'none';
     const options_ = startupOptions(mode, PLANNER_SETTINGS);
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: options.poolMax ?? 10,
-      connectionTimeoutMillis: 5_000,
-      idleTimeoutMillis: 30_000,
-      // Queries given to a client together travel together (src/db/pipeline.ts); the project's
-      // queries otherwise run one at a time per connection, as Kysely awaits each.
-      pipeline: true,
-      // Session settings sent with the connection's startup (libpq `options`); behind a
-      // transaction pooler none, the settings go with each transaction (src/db/pooler.ts).
-      ...(options_ ? { options: options_ } : {}),
-    });
-    // A client losing its connection must not crash the process; the next query reconnects. The
-    // pool listens on idle clients only; a checked-out client between two queries (inside a
-    // transaction) emits 'error' too, and an unheard 'error' is fatal (docs/security.md promise 19).
-    pool.on('error', () => {});
-    pool.on('connect', (client) => {
-      client.on('error', () => {});
-    });
-    const db = new Kysely<Database>({ dialect: pgDialect(pool, { named: namedStatements(mode), begin: transactionSettings(mode, PLANNER_SETTINGS) }) });
+    const pool = openPool(options.databaseUrl, options.poolMax ?? 10, options_);
+    // Read-only sessions need a session setting, which a transaction pooler does not carry.
+    const readPool = options.readOnlyPool && options_ ? openPool(options.databaseUrl, options.poolMax ?? 10, `${options_} -c default_transaction_read_only=on`) : undefined;
+    const db = new Kysely<Database>({ dialect: pgDialect(pool, { named: namedStatements(mode), begin: transactionSettings(mode, PLANNER_SETTINGS) }, readPool) });
     return {
       db,
       engine: 'postgres',
       pool,
+      ...(readPool ? { readPool } : {}),
       close: () => db.destroy(),
     };
   }
@@ -116,6 +115,31 @@ export function createDatabase(options: DatabaseOptions): DatabaseHandle {
   const dialect: Dialect = pgliteDialect(pglite);
   const db = new Kysely<Database>({ dialect });
   return { db, engine: 'pglite', pglite, close: () => db.destroy() };
+}
+
+/**
+ * A pg pool of at most `max` connections to `url`, each started with the libpq `options` given
+ * (session settings, `-c name=value ...`; none behind a transaction pooler, src/db/pooler.ts).
+ */
+function openPool(url: string, max: number, startup: string | undefined): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    // Queries given to a client together travel together (src/db/pipeline.ts); the project's
+    // queries otherwise run one at a time per connection, as Kysely awaits each.
+    pipeline: true,
+    ...(startup ? { options: startup } : {}),
+  });
+  // A client losing its connection must not crash the process; the next query reconnects. The
+  // pool listens on idle clients only; a checked-out client between two queries (inside a
+  // transaction) emits 'error' too, and an unheard 'error' is fatal (docs/security.md promise 19).
+  pool.on('error', () => {});
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
+  return pool;
 }
 
 /**

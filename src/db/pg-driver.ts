@@ -49,9 +49,16 @@ export class PgConnection implements DatabaseConnection {
    */
   broken = false;
 
-  constructor(client: pg.PoolClient, rules: PgSessionRules = { named: true, begin: undefined }) {
+  /**
+   * True for a session of the read-only pool (`default_transaction_read_only=on`, src/db/database.ts):
+   * PostgreSQL refuses its writes by itself, so an overlapped read's statements go as they are.
+   */
+  readonly #readOnlySession: boolean;
+
+  constructor(client: pg.PoolClient, rules: PgSessionRules = { named: true, begin: undefined }, readOnlySession = false) {
     this.client = client;
     this.#rules = rules;
+    this.#readOnlySession = readOnlySession;
   }
 
   /**
@@ -64,14 +71,16 @@ export class PgConnection implements DatabaseConnection {
   #inTransaction = false;
 
   /**
-   * Runs one statement. Inside an overlapped read (`readOnlyScope`, src/db/admission-gate.ts) a
-   * statement outside a transaction is sent as `start transaction read only`, the statement and
-   * `commit`, together (pipeline mode: one round trip), so PostgreSQL refuses it if it writes.
+   * Runs one statement. Inside an overlapped read (`readOnlyScope`, src/db/admission-gate.ts) on a
+   * session that is not read-only itself (behind a transaction pooler, which carries no session
+   * setting), a statement outside a transaction is sent as `start transaction read only`, the
+   * statement and `commit`, together (pipeline mode: one round trip), so PostgreSQL refuses it if
+   * it writes. On a session of the read-only pool it goes as it is.
    */
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (this.#endedByBatch) throw new Error('pg-driver: this transaction was committed by its last batch (pipelinedCommit, src/db/pipeline.ts); nothing may run in it after');
     const run = readOnlyScope.getStore();
-    if (!run || this.#inTransaction) return this.#run<R>(query);
+    if (!run || this.#inTransaction || this.#readOnlySession) return this.#run<R>(query);
     const begun = this.#command('start transaction read only');
     const ran = this.#run<R>(query);
     const ended = this.#command('commit');
@@ -183,19 +192,26 @@ export class PgConnection implements DatabaseConnection {
   }
 }
 
-/** Kysely's driver contract over a pg pool, transactions as Kysely's PostgreSQL driver writes them. */
+/**
+ * Kysely's driver contract over a pg pool, transactions as Kysely's PostgreSQL driver writes them.
+ * An overlapped read (`readOnlyScope`, src/db/admission-gate.ts) takes its connections from the
+ * read-only pool when there is one.
+ */
 class PgDriver implements Driver {
   readonly #pool: pg.Pool;
   readonly #rules: PgSessionRules;
+  readonly #readPool: pg.Pool | undefined;
 
-  constructor(pool: pg.Pool, rules: PgSessionRules) {
+  constructor(pool: pg.Pool, rules: PgSessionRules, readPool: pg.Pool | undefined) {
     this.#pool = pool;
     this.#rules = rules;
+    this.#readPool = readPool;
   }
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
+    if (this.#readPool && readOnlyScope.getStore()) return new PgConnection(await this.#readPool.connect(), this.#rules, true);
     return new PgConnection(await this.#pool.connect(), this.#rules);
   }
 
@@ -217,18 +233,20 @@ class PgDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    await this.#pool.end();
+    await Promise.all([this.#pool.end(), this.#readPool?.end()]);
   }
 }
 
 /**
- * The PostgreSQL dialect over `pool` (closing the Kysely instance ends the pool).
+ * The PostgreSQL dialect over `pool` (closing the Kysely instance ends the pools).
  * @param rules named statements or not, and what goes with each BEGIN (src/db/pooler.ts)
+ * @param readPool sessions started read-only, for the overlapped reads (src/db/database.ts); none:
+ *   they run on `pool`, each statement in a READ ONLY transaction of its own
  */
-export function pgDialect(pool: pg.Pool, rules: PgSessionRules = { named: true, begin: undefined }): Dialect {
+export function pgDialect(pool: pg.Pool, rules: PgSessionRules = { named: true, begin: undefined }, readPool?: pg.Pool): Dialect {
   return {
     createAdapter: () => new PostgresAdapter(),
-    createDriver: () => new PgDriver(pool, rules),
+    createDriver: () => new PgDriver(pool, rules, readPool),
     createIntrospector: (db) => new PostgresIntrospector(db),
     createQueryCompiler: () => new PostgresQueryCompiler(),
   };

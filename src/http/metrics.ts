@@ -6,6 +6,7 @@
  *   raw URL, so ids do not explode the label set);
  * - caretaker_http_request_duration_seconds{method,route,status}: latency histogram;
  * - caretaker_db_pool_connections{state=total|idle|waiting}: the pg pool (PostgreSQL only);
+ * - caretaker_db_read_pool_connections{state=total|idle|waiting}: the read-only pool of the overlapped reads (PostgreSQL without a pooler);
  * - caretaker_rate_limit_refusals_total{route}: 429 answers;
  * - caretaker_process_* / caretaker_nodejs_*: prom-client's default process metrics.
  *
@@ -121,6 +122,19 @@ export function registerMetrics(app: App, deps: AppDeps, background?: Background
       this.set({ state: 'total' }, pool.totalCount);
       this.set({ state: 'idle' }, pool.idleCount);
       this.set({ state: 'waiting' }, pool.waitingCount);
+    },
+  });
+  const readPool = deps.readPool;
+  new Gauge({
+    name: 'caretaker_db_read_pool_connections',
+    help: 'PostgreSQL read-only pool connections (the overlapped reads): total open, idle, and callers waiting for one',
+    labelNames: ['state'] as const,
+    registers: [register],
+    collect() {
+      if (!readPool) return;
+      this.set({ state: 'total' }, readPool.totalCount);
+      this.set({ state: 'idle' }, readPool.idleCount);
+      this.set({ state: 'waiting' }, readPool.waitingCount);
     },
   });
   new Gauge({

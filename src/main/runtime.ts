@@ -122,6 +122,7 @@ export async function openRuntime(
     dataDir: options.dataDir ?? config.dataDir,
     poolMax: config.databasePoolMax,
     pooler: config.databasePooler,
+    readOnlyPool: true,
     ...(loadDataDir ? { loadDataDir } : {}),
     ...(options.pglite ? { pglite: options.pglite } : {}),
   });
@@ -184,7 +185,7 @@ export async function openRuntime(
   const deps: AppDeps = {
     config, db: database.db, reads, engine: database.engine, clock, limiter, authEpoch, csrf, callbackUses, rateLimitRules, redis, files, mailer,
     secrets: new SecretBox(loadSecretsKey(config.secretsKey, options.dataDir ?? config.dataDir)),
-    startedAt: clock.now(), pool: database.pool, listen: listenerFor(database, directUrl(config)),
+    startedAt: clock.now(), pool: database.pool, readPool: database.readPool, listen: listenerFor(database, directUrl(config)),
     snapshotDatabase: database.pglite ? snapshotOf(database) : undefined,
     queueAdmin: (fn) => withQueueAdmin(config, database, fn),
   };

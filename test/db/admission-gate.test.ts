@@ -45,6 +45,16 @@ describe('an overlapped read runs on a read-only handle', () => {
     });
   });
 
+  it('on PostgreSQL the statements run on a session started read-only (the read-only pool), each sent as it is', async () => {
+    if (t.database.engine !== 'postgres') return;
+    const run: ReadOnlyRun = { refusedWrite: false };
+    const inside = await readOnlyScope.run(run, async () => (await sql<{ default_transaction_read_only: string }>`show default_transaction_read_only`.execute(t.db)).rows[0]!.default_transaction_read_only);
+    expect(inside).toBe('on');
+    expect(t.database.readPool?.totalCount).toBeGreaterThan(0);
+    const outside = (await sql<{ default_transaction_read_only: string }>`show default_transaction_read_only`.execute(t.db)).rows[0]!.default_transaction_read_only;
+    expect(outside).toBe('off');
+  });
+
   it('outside the scope writes run as usual', async () => {
     const before = await branchCount();
     await t.db.insertInto('branches').values(branch('Written')).execute();

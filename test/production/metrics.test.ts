@@ -22,6 +22,8 @@ describe('GET /api/system/metrics (Prometheus)', () => {
     expect(text).toContain('caretaker_process_cpu_user_seconds_total');
     expect(text).toContain('caretaker_db_pool_max');
     if (t.deps.engine === 'postgres') expect(text).toMatch(/caretaker_db_pool_connections\{state="total"\} \d+/);
+    // The read-only pool of the overlapped reads (PostgreSQL without a transaction pooler).
+    if (t.deps.engine === 'postgres') expect(text).toMatch(/caretaker_db_read_pool_connections\{state="total"\} \d+/);
     expect(text).not.toContain('limit=5');
   });
 
