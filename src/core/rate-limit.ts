@@ -36,24 +36,27 @@ export interface Counter {
   max: number;
 }
 
-/** What `consumeRequest` found: both counters, and the value of the key read in the same trip. */
+/** What `consumeRequest` found: the counters, and the value of the key read in the same trip. */
 export interface RequestCount {
   first: LimitResult;
   /** null when no second counter was given, or when the first refused (the second is then not counted). */
   second: LimitResult | null;
+  /** null when no third counter was given, or when an earlier one refused (the third is then not counted). */
+  third: LimitResult | null;
   /** The value read (empty string when unset), or null when it could not be read (Redis unreachable, or memory mode). */
   read: string | null;
 }
 
 /**
- * Both counters of a request and one read in a single Redis round trip: rate-limiter-flexible's
+ * A request's counters and one read in a single Redis round trip: rate-limiter-flexible's
  * fixed-window count (same keys `<prefix>rl:<key>`, same expiry rules, so `consume`, `peek`,
  * `refund` and `reset` see the same counts), run for the first counter, then for the second only
- * when the first allows, then a GET. Its script creates the key with `SET key 0 EX win NX` before
- * the INCRBY; here the INCRBY creates it and the PTTL that follows finds no expiry (-1) and sets
- * it, which leaves the same count and expiry with one command less per counter in a window's
- * later requests (five commands a request instead of seven).
- * KEYS: first, second, read. ARGV: window seconds, first max, '1' when there is a second counter.
+ * when the first allows, then for the third only when both before it allow, then a GET. Its script
+ * creates the key with `SET key 0 EX win NX` before the INCRBY; here the INCRBY creates it and the
+ * PTTL that follows finds no expiry (-1) and sets it, which leaves the same count and expiry with
+ * one command less per counter in a window's later requests.
+ * KEYS: first, second, third, read. ARGV: window seconds, first max, second max ('' for none),
+ * third max ('' for none).
  */
 const COUNT_REQUEST_LUA = `
 local function incr(key, win)
@@ -66,14 +69,20 @@ local function incr(key, win)
   return {consumed, ttl}
 end
 local a = incr(KEYS[1], ARGV[1])
+local allowed = a[1] <= tonumber(ARGV[2])
 local b = {-1, -1}
-if ARGV[3] == '1' and a[1] <= tonumber(ARGV[2]) then b = incr(KEYS[2], ARGV[1]) end
-local v = redis.call('get', KEYS[3])
+if ARGV[3] ~= '' and allowed then
+  b = incr(KEYS[2], ARGV[1])
+  allowed = b[1] <= tonumber(ARGV[3])
+end
+local c = {-1, -1}
+if ARGV[4] ~= '' and allowed then c = incr(KEYS[3], ARGV[1]) end
+local v = redis.call('get', KEYS[4])
 if not v then v = '' end
-return {a[1], a[2], b[1], b[2], v}
+return {a[1], a[2], b[1], b[2], c[1], c[2], v}
 `;
 
-type CountRequestCommand = (first: string, second: string, read: string, windowS: string, firstMax: string, hasSecond: string) => Promise<[number, number, number, number, string]>;
+type CountRequestCommand = (first: string, second: string, third: string, read: string, windowS: string, firstMax: string, secondMax: string, thirdMax: string) => Promise<[number, number, number, number, number, number, string]>;
 
 /** Counters shared by the whole process; one per app. */
 export class RateLimitStore {
@@ -99,26 +108,29 @@ export class RateLimitStore {
   constructor(redis: Redis | undefined, prefix: string, defaults: ReadonlyArray<{ max: number; windowS: number }> = []) {
     this.redis = redis;
     this.prefix = prefix;
-    redis?.defineCommand('caretakerCountRequest', { numberOfKeys: 3, lua: COUNT_REQUEST_LUA });
+    redis?.defineCommand('caretakerCountRequest', { numberOfKeys: 4, lua: COUNT_REQUEST_LUA });
     this.pair(1, 1);
     for (const d of defaults) this.pair(d.max, d.windowS);
   }
 
   /**
-   * Counts one request against two counters (the address, then the account) in one round trip,
-   * and reads `readKey` (a full Redis key) in the same trip. The second counter is counted only
-   * when the first allows, as two `consume` calls in a row would. In memory mode, or when Redis
-   * fails, the counters go through `consume` (with its fallback and failClosed rules) and `read`
-   * is null.
-   * @param windowS window length in seconds, shared by both counters
+   * Counts one request against up to three counters (the address, the account, the agency) in one
+   * round trip, and reads `readKey` (a full Redis key) in the same trip. A counter is counted only
+   * when every one before it allows, as `consume` calls in a row would. In memory mode, or when
+   * Redis fails, the counters go through `consume` (with its fallback and failClosed rules) and
+   * `read` is null.
+   * @param windowS window length in seconds, shared by the counters
    * @throws AppError('unavailable') when Redis is down and options.failClosed is set
    */
-  async consumeRequest(first: Counter, second: Counter | null, windowS: number, readKey: string, options: LimitOptions = {}): Promise<RequestCount> {
+  async consumeRequest(first: Counter, second: Counter | null, third: Counter | null, windowS: number, readKey: string, options: LimitOptions = {}): Promise<RequestCount> {
     const command = (this.redis as unknown as { caretakerCountRequest?: CountRequestCommand } | undefined)?.caretakerCountRequest;
     if (command) {
       const key = (k: string) => `${this.prefix}rl:${k}`;
       try {
-        const [a, aTtl, b, bTtl, read] = await command.call(this.redis, key(first.key), key(second?.key ?? first.key), readKey, String(windowS), String(first.max), second ? '1' : '0');
+        const [a, aTtl, b, bTtl, c, cTtl, read] = await command.call(
+          this.redis, key(first.key), key(second?.key ?? first.key), key(third?.key ?? first.key), readKey,
+          String(windowS), String(first.max), second ? String(second.max) : '', third ? String(third.max) : '',
+        );
         const result = (consumed: number, ttl: number, max: number): LimitResult => {
           const allowed = consumed <= max;
           const msLeft = Math.max(0, ttl);
@@ -130,14 +142,20 @@ export class RateLimitStore {
             retryAfter: Math.max(1, Math.ceil(msLeft / 1000)),
           };
         };
-        return { first: result(a, aTtl, first.max), second: second && b >= 0 ? result(b, bTtl, second.max) : null, read };
+        return {
+          first: result(a, aTtl, first.max),
+          second: second && b >= 0 ? result(b, bTtl, second.max) : null,
+          third: third && c >= 0 ? result(c, cTtl, third.max) : null,
+          read,
+        };
       } catch {
         // Redis unreachable: count through consume, which falls back to memory or refuses.
       }
     }
     const firstResult = await this.consume(first.key, first.max, windowS, options);
     const secondResult = second && firstResult.allowed ? await this.consume(second.key, second.max, windowS, options) : null;
-    return { first: firstResult, second: secondResult, read: null };
+    const thirdResult = third && firstResult.allowed && secondResult?.allowed !== false ? await this.consume(third.key, third.max, windowS, options) : null;
+    return { first: firstResult, second: secondResult, third: thirdResult, read: null };
   }
 
   get backend(): 'redis' | 'memory' {

@@ -160,8 +160,11 @@ export interface PipelineServices {
    * @throws AppError 401 for missing or bad credentials
    */
   authenticate(presented: PresentedCredentials, epoch: string | null): Promise<AuthContext>;
-  /** The account of a token looked up before by this process, so both rate limits go in one Redis round trip; undefined when unknown. */
-  cachedAccount(presented: PresentedCredentials): number | undefined;
+  /**
+   * The account (and its agency, null for SysOps) of a token looked up before by this process, so
+   * the address's, account's and agency's rate limits go in one Redis round trip; undefined when unknown.
+   */
+  cachedAccount(presented: PresentedCredentials): { userId: number; agencyId: number | null } | undefined;
   /** Records a refused request (`authorization.deny`, resource type `route`) in the activity log at `at`. */
   recordDenial(auth: AuthContext, ip: string, at: Date, details: { method: string; route: string | undefined; permission: string }): Promise<void>;
   /** The blacklist copy, checked first on every request (docs/security.md promise 28; src/modules/platform/security). */
@@ -245,8 +248,9 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
    * (docs/operations.md "Fairness between agencies"), so one agency's traffic cannot take the
    * instances' time from the others; null for an account of no agency (SysOps).
    */
+  const agencyCounter = (agencyId: number) => ({ key: `agency:${agencyId}`, max: config.rateLimit.agencyMax });
   const countAgency = (agencyId: number | null, failClosed: boolean): Promise<LimitResult> | null =>
-    agencyId === null ? null : limiter.consume(`agency:${agencyId}`, config.rateLimit.agencyMax, config.rateLimit.windowS, { failClosed });
+    agencyId === null ? null : limiter.consume(agencyCounter(agencyId).key, config.rateLimit.agencyMax, config.rateLimit.windowS, { failClosed });
 
   /**
    * An overlapped read (docs/architecture.md "Overlapped reads"): a GET or HEAD from a token this
@@ -268,6 +272,7 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     permission: string,
     knownAccount: number,
     countAccount: (trip: RequestCount, userId: number) => Promise<LimitResult>,
+    agencyCount: (trip: RequestCount, agencyId: number | null) => Promise<LimitResult> | null,
   ): Promise<{ admitted: Promise<void> } | null> => {
     const epochUsed = deps.authEpoch.lastKnown(OVERLAP_EPOCH_AGE_MS);
     if (epochUsed === null) return null;
@@ -287,7 +292,7 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
         }
       }
       noteFor(request, auth.userId, await countAccount(trip, auth.userId));
-      const agency = await countAgency(auth.agencyId, false);
+      const agency = await agencyCount(trip, auth.agencyId);
       if (agency) noteFor(request, auth.userId, agency);
     });
     return { admitted };
@@ -314,12 +319,16 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
       sessionCookie: request.cookies?.[sessionCookie],
     };
     const credentials = permission === 'bearer' ? { authorization: presented.authorization } : presented;
-    // One round trip: the address's counter, the account's when this process knows the token's
-    // account, and the auth epoch that says whether a cached token lookup may be used.
-    const knownAccount = permission === 'public' ? undefined : services.cachedAccount(credentials);
+    // One round trip: the address's counter, the account's and its agency's when this process
+    // knows the token's account, and the auth epoch that says whether a cached token lookup may be
+    // used. The agency's counter shares the trip when the route keeps the default window.
+    const known = permission === 'public' ? undefined : services.cachedAccount(credentials);
+    const knownAccount = known?.userId;
+    const knownAgency = known && known.agencyId !== null && windowS === config.rateLimit.windowS ? known.agencyId : null;
     const counting = limiter.consumeRequest(
       { key: `ip:${route}:${request.ip}`, max: limits.ipMax ?? config.rateLimit.ipMax },
       knownAccount === undefined ? null : accountCounter(knownAccount),
+      knownAgency === null ? null : agencyCounter(knownAgency),
       windowS,
       deps.authEpoch.redisKey ?? '',
       { failClosed },
@@ -334,8 +343,13 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
       const counter = accountCounter(userId);
       return limiter.consume(counter.key, counter.max, windowS, { failClosed });
     };
+    // The agency's count: from the round trip when it counted this agency, else counted now (none for SysOps).
+    const agencyCount = (trip: RequestCount, agencyId: number | null): Promise<LimitResult> | null => {
+      if (trip.third && knownAgency === agencyId) return Promise.resolve(trip.third);
+      return countAgency(agencyId, failClosed);
+    };
     if (knownAccount !== undefined && limiter.backend === 'redis' && READ_METHODS.has(request.method) && cfg.overlap !== false && !refusedRecently(knownAccount)) {
-      const overlapped = await overlappedRead(request, counting, credentials, permission, knownAccount, countAccount);
+      const overlapped = await overlappedRead(request, counting, credentials, permission, knownAccount, countAccount, agencyCount);
       if (overlapped) {
         // Marked handled here; onSend awaits it (and sees its error) before any byte is sent.
         overlapped.admitted.catch(() => undefined);
@@ -360,7 +374,7 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     request.auth = auth;
     if (await blacklist.isAccountBlocked(auth.userId)) throw blocked();
     note(request, await countAccount(trip, auth.userId));
-    const agency = await countAgency(auth.agencyId, failClosed);
+    const agency = await agencyCount(trip, auth.agencyId);
     if (agency) note(request, agency);
 
     if (!grants(auth, permission)) {

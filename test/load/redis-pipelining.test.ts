@@ -36,7 +36,7 @@ describe.skipIf(skipWithout(process.env.REDIS_URL, 'needs Redis: set REDIS_URL')
           redis.get(`${prefix}other`),
           store.consume(`a:${round}`, 100 + round, 60),
           store.consume(`b:${round}`, 200 + round, 30),
-          store.consumeRequest({ key: `c:${round}`, max: 5 }, { key: `d:${round}`, max: 5 }, 60, `${prefix}read`),
+          store.consumeRequest({ key: `c:${round}`, max: 5 }, { key: `d:${round}`, max: 5 }, null, 60, `${prefix}read`),
           store.peek(`a:${round}`, 100 + round, 60),
         ]);
         expect(results[1]).toMatchObject({ allowed: true, limit: 100 + round, remaining: 99 + round });

@@ -13,7 +13,7 @@ import { hashToken, isTokenShaped, newToken, newUuid } from '../../../lib/crypto
 import { verifyAgainstDummy, verifyPassword } from '../../../lib/passwords.ts';
 import { recordActivity } from '../../../core/activity/index.ts';
 import * as repo from './auth.repository.ts';
-import { TokenCache } from './token-cache.ts';
+import { TokenCache, type CachedAccount } from './token-cache.ts';
 import { SSO_REQUIRED, ssoRequired } from './sso-policy.ts';
 import type { TokenKind } from '../../../db/schema.ts';
 import { checkPasskey } from './passkeys.service.ts';
@@ -482,13 +482,14 @@ function permissionSetOf(keys: readonly string[]): ReadonlySet<string> {
 }
 
 /**
- * The account of the presented token when this process has looked the token up before (any age,
- * any epoch: a token never changes account), else undefined. Lets the pipeline count the
- * account's rate limit in the same Redis round trip as the address's; `authenticate` still decides.
+ * The account of the presented token and its agency when this process has looked the token up
+ * before (any age, any epoch: a token never changes account), else undefined. Lets the pipeline
+ * count the account's and agency's rate limits in the same Redis round trip as the address's;
+ * `authenticate` still decides.
  */
-export function cachedAccountOf(cache: TokenLookupCache, presented: PresentedCredentials): number | undefined {
+export function cachedAccountOf(cache: TokenLookupCache, presented: PresentedCredentials): CachedAccount | undefined {
   try {
-    return cache.userIdOf(hashOf(presentedToken(presented).raw));
+    return cache.accountOf(hashOf(presentedToken(presented).raw));
   } catch {
     return undefined;
   }

@@ -13,7 +13,13 @@ export interface CachedToken<Row> {
   loadedAt: number;
 }
 
-export class TokenCache<Row extends { user_id: number }> {
+/** Whose a cached token is: its account and that account's agency (null for SysOps). */
+export interface CachedAccount {
+  userId: number;
+  agencyId: number | null;
+}
+
+export class TokenCache<Row extends { user_id: number; agency_id: number | null }> {
   private readonly entries = new Map<string, CachedToken<Row>>();
   private readonly ttlMs: number;
   private readonly maxEntries: number;
@@ -40,12 +46,13 @@ export class TokenCache<Row extends { user_id: number }> {
   }
 
   /**
-   * The account a cached token belongs to, whatever its age or epoch (a token never changes
-   * account): lets the pipeline count the account's rate limit in the same round trip as the
-   * address's before the lookup is confirmed.
+   * The account a cached token belongs to and its agency, whatever the entry's age or epoch (a
+   * token never changes account): lets the pipeline count the account's and the agency's rate
+   * limits in the same round trip as the address's before the lookup is confirmed.
    */
-  userIdOf(hash: string): number | undefined {
-    return this.entries.get(hash)?.row.user_id;
+  accountOf(hash: string): CachedAccount | undefined {
+    const row = this.entries.get(hash)?.row;
+    return row ? { userId: row.user_id, agencyId: row.agency_id } : undefined;
   }
 
   /** Keeps `row` for `hash`, loaded under `epoch` (read before the lookup). */
