@@ -31,16 +31,14 @@ from "user_totp"
 where "user_id" = $1;
 
 -- factorState(db, userId)
-select "confirmed_at"
+select exists (select "user_id"
 from "user_totp"
-where "user_id" = $1;
-select count(*) as "n"
+where "user_id" = $1 and "confirmed_at" is not null) as "totp", (select count(*) as "n"
 from "user_passkeys"
-where "user_id" = $1;
-select "agencies"."require_second_factor"
+where "user_id" = $2) as "passkeys", (select "agencies"."require_second_factor"
 from "users"
-left join "agencies" on "agencies"."id" = "users"."agency_id"
-where "users"."id" = $1;
+inner join "agencies" on "agencies"."id" = "users"."agency_id"
+where "users"."id" = $3) as "agency_requires";
 
 -- findChallenge(db, challengeHash, now)
 select *
