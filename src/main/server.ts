@@ -17,6 +17,7 @@ import { openRuntime, type Runtime } from './runtime.ts';
 import { ensureSysOpsAccount } from '../seed/first-run.ts';
 import { createLogger } from './startup.ts';
 import { shutdownTracing } from '../lib/tracing.ts';
+import { answersWithin } from '../lib/concurrency.ts';
 
 /**
  * The loud warning of a configured but unreachable Redis: one line on stderr and a warn log line.
@@ -84,6 +85,15 @@ export const FATAL_DRAIN_MS = 3_000;
  * (the last log lines, the exit itself).
  */
 const EXIT_MARGIN_MS = 250;
+
+/**
+ * The share of the shutdown budget a drain waits for a background worker that is still starting
+ * (installing or checking the queue's schema, slow on a loaded machine): past it the drain goes on
+ * without the worker, which then stops itself when its start ends (`stopped`), so a signal that
+ * arrives during the start cannot keep the process past its budget (close-with-grace would then
+ * exit with code 1).
+ */
+const WORKER_START_SHARE = 0.5;
 
 /**
  * Longest wait, in milliseconds after listening, before the background worker starts when no
@@ -202,7 +212,14 @@ export async function startServer(
         shutdown[name] = Math.round(performance.now() - began);
       };
       try {
-        await Promise.all([timed('requests', app.close()), timed('worker', workerStarting.then(() => background?.stop())), inboundSmtp?.close()]);
+        const worker = async () => {
+          if (!(await answersWithin(workerStarting, config.shutdownTimeoutS * 1000 * WORKER_START_SHARE))) {
+            log.warn('the background worker was still starting: shutting down without waiting for it');
+            return;
+          }
+          await background?.stop();
+        };
+        await Promise.all([timed('requests', app.close()), timed('worker', worker()), inboundSmtp?.close()]);
       } finally {
         clearInterval(sweep);
       }
