@@ -4,6 +4,7 @@
  * missing on the London date, filters and totals, the dashboard tile, the CSV report, and agency
  * isolation.
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfBytes } from '../../../src/seed/demo/sample-files.ts';
 import { buildTestApp, standardWorld, type TestApp } from '../../helpers/app.ts';
@@ -152,5 +153,20 @@ describe('compliance register', () => {
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain('expired');
     expect(lines[1]).toContain('Kirkgate');
+  });
+
+  it('a read of a seeded register writes no type (no sequence value taken); a UK type missing or left without its regulation is seeded on the next read', async () => {
+    const seq = async () => Number((await sql<{ n: string }>`select last_value as n from compliance_item_types_id_seq`.execute(t.db)).rows[0]!.n);
+    const typesOfB = () => t.db.selectFrom('compliance_item_types').select(['code', 'regulation']).where('agency_id', '=', w.agencyB.id).orderBy('code').execute();
+    expect((await w.adminB.client.get('/api/compliance')).statusCode).toBe(200);
+    const seeded = await typesOfB();
+    expect(seeded).toHaveLength(11);
+    const before = await seq();
+    expect((await w.adminB.client.get('/api/compliance')).json().count).toBe(0);
+    expect(await seq()).toBe(before);
+    await t.db.updateTable('compliance_item_types').set({ regulation: '' }).where('agency_id', '=', w.agencyB.id).where('code', '=', 'gas_safety').execute();
+    await t.db.deleteFrom('compliance_item_types').where('agency_id', '=', w.agencyB.id).where('code', '=', 'loler').execute();
+    expect((await w.adminB.client.get('/api/compliance')).statusCode).toBe(200);
+    expect(await typesOfB()).toEqual(seeded);
   });
 });

@@ -186,17 +186,9 @@ on conflict ("item_id", "expires_on", "threshold_days") do nothing
 returning "threshold_days";
 
 -- register(db, f)
-select r.*
-from (
+with base as materialized (
    
-select i.id, i.uuid, a.uuid as address_uuid, a.line1, a.town, a.postcode, b.uuid as branch_uuid, b.name as branch_name,
-      t.code as type_code, t.name as type_name, t.interval_months, t.at_tenancy_start, t.required_document, t.regulation,
-      l.uuid as certificate_uuid, l.issued_on, l.expires_on, k.uuid as contractor_uuid, k.company_name as contractor_name,
-      f.uuid as file_uuid, a.storeys, a.combustion_rooms, i.derived,
-      l.epc_rating, l.exemption_reference, to_char(l.exemption_until, 'YYYY-MM-DD') as exemption_until, l.outcome,
-      to_char(l.remedial_due_on, 'YYYY-MM-DD') as remedial_due_on, to_char(l.remedial_completed_on, 'YYYY-MM-DD') as remedial_completed_on,
-      to_char(l.tenant_copy_due_on, 'YYYY-MM-DD') as tenant_copy_due_on, to_char(l.tenant_copy_served_on, 'YYYY-MM-DD') as tenant_copy_served_on,
-      l.smoke_alarm_storeys, l.co_alarm_rooms,
+select i.id, l.id as certificate_id, a.line1, a.town, a.postcode, t.name as type_name, l.expires_on, k.company_name as contractor_name,
       case when l.id is null then 'missing'
         when l.expires_on is not null and l.expires_on < $1::date then 'expired'
         when t.code = 'epc' and l.epc_rating in ('F', 'G') and (l.exemption_until is null or l.exemption_until < $2::date) then 'non_compliant'
@@ -212,12 +204,10 @@ from compliance_items i
     join addresses a on a.id = i.address_id
     join compliance_item_types t on t.id = i.type_id
    
-left join branches b on b.id = a.branch_id
-   
 left join lateral (
      
-select c.id, c.uuid, c.issued_on, c.expires_on, c.contractor_id, c.job_file_id, c.epc_rating, c.exemption_reference, c.exemption_until,
-        c.outcome, c.remedial_due_on, c.remedial_completed_on, c.tenant_copy_due_on, c.tenant_copy_served_on, c.smoke_alarm_storeys, c.co_alarm_rooms
+select c.id, c.expires_on, c.contractor_id, c.epc_rating, c.exemption_until, c.outcome, c.remedial_due_on, c.remedial_completed_on,
+        c.smoke_alarm_storeys, c.co_alarm_rooms
      
 from compliance_certificates c
      
@@ -228,61 +218,44 @@ limit 1
    
 left join contractors k on k.id = l.contractor_id
    
-left join job_files f on f.id = l.job_file_id
-   
-where true and i.agency_id = $5 and a.branch_id = $6 and t.code = $7 and i.address_id = $8 and i.uuid = $9) r
+where true and i.agency_id = $5 and a.branch_id = $6 and t.code = $7 and i.address_id = $8 and i.uuid = $9),
+    totals as (select array[(count(*) filter (where status = 'valid'))::int, (count(*) filter (where status = 'due_soon'))::int, (count(*) filter (where status = 'expired'))::int, (count(*) filter (where status = 'missing'))::int, (count(*) filter (where status = 'non_compliant'))::int] as register_totals
+from base),
+    page as (select r.id, r.certificate_id, r.status
+from base r
 where r.status = $10
-     
 order by case r.status when 'expired' then 0 when 'non_compliant' then 1 when 'missing' then 2 when 'due_soon' then 3 else 4 end asc, "r"."expires_on" asc nulls first, "r"."postcode" asc, "r"."type_name" asc, "r"."id" asc
-     
 limit $11
-offset $12;
-select r.status, count(*)::int as n
-from (
+offset $12)
    
+select r.*, totals.*
+from totals
+left join (
+     
 select i.id, i.uuid, a.uuid as address_uuid, a.line1, a.town, a.postcode, b.uuid as branch_uuid, b.name as branch_name,
-      t.code as type_code, t.name as type_name, t.interval_months, t.at_tenancy_start, t.required_document, t.regulation,
-      l.uuid as certificate_uuid, l.issued_on, l.expires_on, k.uuid as contractor_uuid, k.company_name as contractor_name,
-      f.uuid as file_uuid, a.storeys, a.combustion_rooms, i.derived,
-      l.epc_rating, l.exemption_reference, to_char(l.exemption_until, 'YYYY-MM-DD') as exemption_until, l.outcome,
-      to_char(l.remedial_due_on, 'YYYY-MM-DD') as remedial_due_on, to_char(l.remedial_completed_on, 'YYYY-MM-DD') as remedial_completed_on,
-      to_char(l.tenant_copy_due_on, 'YYYY-MM-DD') as tenant_copy_due_on, to_char(l.tenant_copy_served_on, 'YYYY-MM-DD') as tenant_copy_served_on,
-      l.smoke_alarm_storeys, l.co_alarm_rooms,
-      case when l.id is null then 'missing'
-        when l.expires_on is not null and l.expires_on < $1::date then 'expired'
-        when t.code = 'epc' and l.epc_rating in ('F', 'G') and (l.exemption_until is null or l.exemption_until < $2::date) then 'non_compliant'
-        when l.outcome = 'unsatisfactory' and l.remedial_completed_on is null and l.remedial_due_on < $3::date then 'non_compliant'
-        when t.code = 'smoke_co_alarms' and l.smoke_alarm_storeys is not null
-          and (l.smoke_alarm_storeys < coalesce(a.storeys, 1) or not (a.combustion_rooms <@ coalesce(l.co_alarm_rooms, '{}'::text[]))) then 'non_compliant'
-        when l.outcome = 'unsatisfactory' and l.remedial_completed_on is null then 'due_soon'
-        when l.expires_on is null then 'valid'
-        when l.expires_on <= $4::date + t.due_soon_days then 'due_soon'
-        else 'valid' end as status
-   
-from compliance_items i
-    join addresses a on a.id = i.address_id
-    join compliance_item_types t on t.id = i.type_id
-   
+        t.code as type_code, t.name as type_name, t.interval_months, t.at_tenancy_start, t.required_document, t.regulation,
+        l.uuid as certificate_uuid, l.issued_on, l.expires_on, k.uuid as contractor_uuid, k.company_name as contractor_name,
+        f.uuid as file_uuid, a.storeys, a.combustion_rooms, i.derived,
+        l.epc_rating, l.exemption_reference, to_char(l.exemption_until, 'YYYY-MM-DD') as exemption_until, l.outcome,
+        to_char(l.remedial_due_on, 'YYYY-MM-DD') as remedial_due_on, to_char(l.remedial_completed_on, 'YYYY-MM-DD') as remedial_completed_on,
+        to_char(l.tenant_copy_due_on, 'YYYY-MM-DD') as tenant_copy_due_on, to_char(l.tenant_copy_served_on, 'YYYY-MM-DD') as tenant_copy_served_on,
+        l.smoke_alarm_storeys, l.co_alarm_rooms, p.status
+     
+from page p
+      join compliance_items i on i.id = p.id
+      join addresses a on a.id = i.address_id
+      join compliance_item_types t on t.id = i.type_id
+     
 left join branches b on b.id = a.branch_id
-   
-left join lateral (
      
-select c.id, c.uuid, c.issued_on, c.expires_on, c.contractor_id, c.job_file_id, c.epc_rating, c.exemption_reference, c.exemption_until,
-        c.outcome, c.remedial_due_on, c.remedial_completed_on, c.tenant_copy_due_on, c.tenant_copy_served_on, c.smoke_alarm_storeys, c.co_alarm_rooms
+left join compliance_certificates l on l.id = p.certificate_id
      
-from compliance_certificates c
-     
-where c.item_id = i.id
-order by c.issued_on desc, c.id desc
-limit 1
-    ) l on true
-   
 left join contractors k on k.id = l.contractor_id
-   
+     
 left join job_files f on f.id = l.job_file_id
+    ) r on true
    
-where true and i.agency_id = $5 and a.branch_id = $6 and t.code = $7 and i.address_id = $8 and i.uuid = $9) r
-group by r.status;
+order by case r.status when 'expired' then 0 when 'non_compliant' then 1 when 'missing' then 2 when 'due_soon' then 3 else 4 end asc, "r"."expires_on" asc nulls first, "r"."postcode" asc, "r"."type_name" asc, "r"."id" asc;
 
 -- seedTypes(db, agencyId, now)
 insert into "compliance_item_types" ("code", "name", "interval_months", "at_tenancy_start", "hmo_only", "applies_to", "required_document", "regulation", "uuid", "agency_id", "created_at", "updated_at")
@@ -305,6 +278,11 @@ where "id" = $3;
 update "addresses"
 set "gas_supply" = $1, "storeys" = $2, "combustion_rooms" = $3, "updated_at" = $4
 where "id" = $5;
+
+-- typesSeeded(db, agencyId)
+select count(*) as "n"
+from "compliance_item_types"
+where "agency_id" = $1 and "code" in ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) and ("custom" = $13 or "regulation" <> $14);
 
 -- typeUse(db, typeId)
 select count(*) as "n"

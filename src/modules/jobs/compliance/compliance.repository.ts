@@ -27,6 +27,23 @@ export async function seedTypes(db: DbOrTrx, agencyId: number, now: Date): Promi
     .execute();
 }
 
+/**
+ * Whether `seedTypes` would find nothing to write for the agency: each UK type's code is there, and
+ * none of those rows is a seeded row still without its regulation (what the seeding's update
+ * fills). One index read; the seeding's insert takes a sequence value per UK type and locks the
+ * rows it meets, so it runs only when this answers false.
+ */
+export async function typesSeeded(db: DbOrTrx, agencyId: number): Promise<boolean> {
+  const r = await db
+    .selectFrom('compliance_item_types')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('agency_id', '=', agencyId)
+    .where('code', 'in', UK_COMPLIANCE_TYPES.map((t) => t.code))
+    .where((eb) => eb.or([eb('custom', '=', true), eb('regulation', '<>', '')]))
+    .executeTakeFirstOrThrow();
+  return Number(r.n) === UK_COMPLIANCE_TYPES.length;
+}
+
 const TYPE_COLUMNS = ['id', 'uuid', 'code', 'name', 'interval_months', 'at_tenancy_start', 'hmo_only', 'required_document', 'due_soon_days', 'custom', 'retired_at', 'applies_to', 'regulation'] as const;
 
 /** The agency's types, by name; retired ones only when asked. */
@@ -360,8 +377,13 @@ const REGISTER_SORT_KEYS: Record<RegisterSort, SortKey[]> = {
   contractor_name: [{ key: 'r.contractor_name', nulls: 'last' }],
 };
 
-/** The register's rows with each item's latest certificate and status, before the status filter. */
-function registerRows(f: RegisterFilter): RawBuilder<unknown> {
+/**
+ * The register's rows before the status filter, with what the status, the filters and every sort
+ * key read (REGISTER_SORT_KEYS): each item's id, its latest certificate's id (by issue date, then
+ * id), the sort columns and the status on the London date `f.today`. The page's other columns are
+ * read afterwards for the page's rows only (`register`).
+ */
+function registerBase(f: RegisterFilter): RawBuilder<unknown> {
   const where: RawBuilder<unknown>[] = [sql`true`];
   if (f.agencyId !== null) where.push(sql`i.agency_id = ${f.agencyId}`);
   if (f.branchId !== undefined) where.push(sql`a.branch_id = ${f.branchId}`);
@@ -369,14 +391,7 @@ function registerRows(f: RegisterFilter): RawBuilder<unknown> {
   if (f.addressId !== undefined) where.push(sql`i.address_id = ${f.addressId}`);
   if (f.itemUuid !== undefined) where.push(sql`i.uuid = ${f.itemUuid}`);
   return sql`
-    select i.id, i.uuid, a.uuid as address_uuid, a.line1, a.town, a.postcode, b.uuid as branch_uuid, b.name as branch_name,
-      t.code as type_code, t.name as type_name, t.interval_months, t.at_tenancy_start, t.required_document, t.regulation,
-      l.uuid as certificate_uuid, l.issued_on, l.expires_on, k.uuid as contractor_uuid, k.company_name as contractor_name,
-      f.uuid as file_uuid, a.storeys, a.combustion_rooms, i.derived,
-      l.epc_rating, l.exemption_reference, to_char(l.exemption_until, 'YYYY-MM-DD') as exemption_until, l.outcome,
-      to_char(l.remedial_due_on, 'YYYY-MM-DD') as remedial_due_on, to_char(l.remedial_completed_on, 'YYYY-MM-DD') as remedial_completed_on,
-      to_char(l.tenant_copy_due_on, 'YYYY-MM-DD') as tenant_copy_due_on, to_char(l.tenant_copy_served_on, 'YYYY-MM-DD') as tenant_copy_served_on,
-      l.smoke_alarm_storeys, l.co_alarm_rooms,
+    select i.id, l.id as certificate_id, a.line1, a.town, a.postcode, t.name as type_name, l.expires_on, k.company_name as contractor_name,
       case when l.id is null then 'missing'
         when l.expires_on is not null and l.expires_on < ${f.today}::date then 'expired'
         when t.code = 'epc' and l.epc_rating in ('F', 'G') and (l.exemption_until is null or l.exemption_until < ${f.today}::date) then 'non_compliant'
@@ -390,15 +405,13 @@ function registerRows(f: RegisterFilter): RawBuilder<unknown> {
     from compliance_items i
     join addresses a on a.id = i.address_id
     join compliance_item_types t on t.id = i.type_id
-    left join branches b on b.id = a.branch_id
     left join lateral (
-      select c.id, c.uuid, c.issued_on, c.expires_on, c.contractor_id, c.job_file_id, c.epc_rating, c.exemption_reference, c.exemption_until,
-        c.outcome, c.remedial_due_on, c.remedial_completed_on, c.tenant_copy_due_on, c.tenant_copy_served_on, c.smoke_alarm_storeys, c.co_alarm_rooms
+      select c.id, c.expires_on, c.contractor_id, c.epc_rating, c.exemption_until, c.outcome, c.remedial_due_on, c.remedial_completed_on,
+        c.smoke_alarm_storeys, c.co_alarm_rooms
       from compliance_certificates c
       where c.item_id = i.id order by c.issued_on desc, c.id desc limit 1
     ) l on true
     left join contractors k on k.id = l.contractor_id
-    left join job_files f on f.id = l.job_file_id
     where ${sql.join(where, sql` and `)}`;
 }
 
@@ -444,22 +457,45 @@ export interface RegisterRow {
  * One page of the register in `f.sort` order (REGISTER_SORT_KEYS; default status urgency: expired,
  * missing, due soon, valid; then expiry and address; the id breaks ties in the same direction),
  * the number of rows matching every filter, and the totals per status matching every filter but
- * the status.
+ * the status. One statement: the rows are derived once (`registerBase`), the totals counted and
+ * the page chosen from them, and the page's columns read for its rows only; the totals (an array in
+ * COMPLIANCE_STATUSES order) come on every row, and on one row of nulls when the page is empty.
  */
 export async function register(db: DbOrTrx, f: RegisterFilter) {
-  const rows = registerRows(f);
   const statusWhere = f.status === undefined ? sql`true` : sql`r.status = ${f.status}`;
-  const [page, totals] = await Promise.all([
-    sql<RegisterRow>`
-      select r.* from (${rows}) r where ${statusWhere}
-      order by ${sortOrderSql(REGISTER_SORT_KEYS[f.sort ?? 'status'], f.order ?? 'asc', 'r.id')}
-      limit ${f.limit} offset ${f.offset}`.execute(db),
-    sql<{ status: ComplianceStatus; n: number }>`select r.status, count(*)::int as n from (${rows}) r group by r.status`.execute(db),
-  ]);
+  const order = sortOrderSql(REGISTER_SORT_KEYS[f.sort ?? 'status'], f.order ?? 'asc', 'r.id');
+  const counts = sql.join(COMPLIANCE_STATUSES.map((s) => sql`(count(*) filter (where status = ${sql.lit(s)}))::int`));
+  const result = await sql<RegisterRow & { register_totals: number[] }>`
+    with base as materialized (${registerBase(f)}),
+    totals as (select array[${counts}] as register_totals from base),
+    page as (select r.id, r.certificate_id, r.status from base r where ${statusWhere} order by ${order} limit ${f.limit} offset ${f.offset})
+    select r.*, totals.* from totals left join (
+      select i.id, i.uuid, a.uuid as address_uuid, a.line1, a.town, a.postcode, b.uuid as branch_uuid, b.name as branch_name,
+        t.code as type_code, t.name as type_name, t.interval_months, t.at_tenancy_start, t.required_document, t.regulation,
+        l.uuid as certificate_uuid, l.issued_on, l.expires_on, k.uuid as contractor_uuid, k.company_name as contractor_name,
+        f.uuid as file_uuid, a.storeys, a.combustion_rooms, i.derived,
+        l.epc_rating, l.exemption_reference, to_char(l.exemption_until, 'YYYY-MM-DD') as exemption_until, l.outcome,
+        to_char(l.remedial_due_on, 'YYYY-MM-DD') as remedial_due_on, to_char(l.remedial_completed_on, 'YYYY-MM-DD') as remedial_completed_on,
+        to_char(l.tenant_copy_due_on, 'YYYY-MM-DD') as tenant_copy_due_on, to_char(l.tenant_copy_served_on, 'YYYY-MM-DD') as tenant_copy_served_on,
+        l.smoke_alarm_storeys, l.co_alarm_rooms, p.status
+      from page p
+      join compliance_items i on i.id = p.id
+      join addresses a on a.id = i.address_id
+      join compliance_item_types t on t.id = i.type_id
+      left join branches b on b.id = a.branch_id
+      left join compliance_certificates l on l.id = p.certificate_id
+      left join contractors k on k.id = l.contractor_id
+      left join job_files f on f.id = l.job_file_id
+    ) r on true
+    order by ${order}`.execute(db);
   const byStatus = Object.fromEntries(COMPLIANCE_STATUSES.map((s) => [s, 0])) as Record<ComplianceStatus, number>;
-  for (const t of totals.rows) byStatus[t.status] = t.n;
+  const rows: RegisterRow[] = [];
+  for (const { register_totals, ...row } of result.rows) {
+    COMPLIANCE_STATUSES.forEach((s, n) => { byStatus[s] = Number(register_totals[n]); });
+    if (row.id !== null) rows.push(row);
+  }
   const count = f.status ? byStatus[f.status] : Object.values(byStatus).reduce((a, b) => a + b, 0);
-  return { rows: page.rows, count, totals: byStatus };
+  return { rows, count, totals: byStatus };
 }
 
 /**

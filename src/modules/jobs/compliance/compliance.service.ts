@@ -68,8 +68,12 @@ async function deriveRegister(deps: AppDeps, agencyId: number | null): Promise<v
   await repo.deriveItems(deps.db, agencyId, deps.clock.now());
 }
 
-/** Seeds the UK types for the agency when it has none of them yet (idempotent). */
+/**
+ * Seeds the UK types the agency lacks (idempotent). A read first: once every UK type is there the
+ * seeding's insert (a sequence value per type, row locks, a transaction) is not run.
+ */
 async function ensureTypes(deps: AppDeps, agencyId: number): Promise<void> {
+  if (await repo.typesSeeded(deps.db, agencyId)) return;
   await repo.seedTypes(deps.db, agencyId, deps.clock.now());
 }
 
