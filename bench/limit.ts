@@ -253,6 +253,9 @@ seeded as (insert into compliance_item_types (uuid, agency_id, ${SEED_COLUMNS}, 
   select gen_random_uuid(), me.agency_id, ${SEED_COLUMNS.split(', ').map((c) => `x.${c}`).join(', ')}, now(), now()
   from me, jsonb_to_recordset($2::jsonb) as x(code text, name text, interval_months int, at_tenancy_start boolean, hmo_only boolean,
     required_document text, applies_to text, regulation text)
+  -- Only when a UK type is missing or without its regulation, as Caretaker's seeding (typesSeeded).
+  where (select count(*) from compliance_item_types s where s.agency_id = me.agency_id
+      and s.code in (select r->>'code' from jsonb_array_elements($2::jsonb) r) and (s.custom or s.regulation <> '')) < jsonb_array_length($2::jsonb)
   on conflict (agency_id, code) do update set regulation = excluded.regulation, applies_to = excluded.applies_to
   where compliance_item_types.custom = false and compliance_item_types.regulation = ''),
 derived as (insert into compliance_items (uuid, agency_id, address_id, type_id, derived, created_at, updated_at)
