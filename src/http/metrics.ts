@@ -15,6 +15,7 @@
  * With `serve --workers N` each worker keeps its own figures; a scrape reaches one worker.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type pg from 'pg';
 import type { AppDeps } from '../app-deps.ts';
 import type { App } from './route-types.ts';
 import { fileResponse, responses } from './envelope.ts';
@@ -112,31 +113,22 @@ export function registerMetrics(app: App, deps: AppDeps, background?: Background
     registers: [register],
   });
   const pool = deps.pool;
-  new Gauge({
-    name: 'caretaker_db_pool_connections',
-    help: 'PostgreSQL pool connections: total open, idle, and callers waiting for one',
-    labelNames: ['state'] as const,
-    registers: [register],
-    collect() {
-      if (!pool) return;
-      this.set({ state: 'total' }, pool.totalCount);
-      this.set({ state: 'idle' }, pool.idleCount);
-      this.set({ state: 'waiting' }, pool.waitingCount);
-    },
-  });
-  const readPool = deps.readPool;
-  new Gauge({
-    name: 'caretaker_db_read_pool_connections',
-    help: 'PostgreSQL read-only pool connections (the overlapped reads): total open, idle, and callers waiting for one',
-    labelNames: ['state'] as const,
-    registers: [register],
-    collect() {
-      if (!readPool) return;
-      this.set({ state: 'total' }, readPool.totalCount);
-      this.set({ state: 'idle' }, readPool.idleCount);
-      this.set({ state: 'waiting' }, readPool.waitingCount);
-    },
-  });
+  /** A gauge of a pg pool's connections: total open, idle, and callers waiting (nothing without the pool). */
+  const poolGauge = (name: string, help: string, counted: pg.Pool | undefined) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ['state'] as const,
+      registers: [register],
+      collect() {
+        if (!counted) return;
+        this.set({ state: 'total' }, counted.totalCount);
+        this.set({ state: 'idle' }, counted.idleCount);
+        this.set({ state: 'waiting' }, counted.waitingCount);
+      },
+    });
+  poolGauge('caretaker_db_pool_connections', 'PostgreSQL pool connections: total open, idle, and callers waiting for one', pool);
+  poolGauge('caretaker_db_read_pool_connections', 'PostgreSQL read-only pool connections (the overlapped reads): total open, idle, and callers waiting for one', deps.readPool);
   new Gauge({
     name: 'caretaker_db_pool_max',
     help: 'Configured maximum of the PostgreSQL pool (DATABASE_POOL_MAX); 1 for PGlite',
