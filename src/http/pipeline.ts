@@ -246,11 +246,10 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
   /**
    * Counts a request against its agency's limit, all its routes and accounts together
    * (docs/operations.md "Fairness between agencies"), so one agency's traffic cannot take the
-   * instances' time from the others; null for an account of no agency (SysOps).
+   * instances' time from the others; counted in the default window (an account of no agency,
+   * SysOps, has none).
    */
   const agencyCounter = (agencyId: number) => ({ key: `agency:${agencyId}`, max: config.rateLimit.agencyMax });
-  const countAgency = (agencyId: number | null, failClosed: boolean): Promise<LimitResult> | null =>
-    agencyId === null ? null : limiter.consume(agencyCounter(agencyId).key, config.rateLimit.agencyMax, config.rateLimit.windowS, { failClosed });
 
   /**
    * An overlapped read (docs/architecture.md "Overlapped reads"): a GET or HEAD from a token this
@@ -345,8 +344,10 @@ export function registerPipeline(app: FastifyInstance, deps: AppDeps, lifecycle:
     };
     // The agency's count: from the round trip when it counted this agency, else counted now (none for SysOps).
     const agencyCount = (trip: RequestCount, agencyId: number | null): Promise<LimitResult> | null => {
+      if (agencyId === null) return null;
       if (trip.third && knownAgency === agencyId) return Promise.resolve(trip.third);
-      return countAgency(agencyId, failClosed);
+      const counter = agencyCounter(agencyId);
+      return limiter.consume(counter.key, counter.max, config.rateLimit.windowS, { failClosed });
     };
     if (knownAccount !== undefined && limiter.backend === 'redis' && READ_METHODS.has(request.method) && cfg.overlap !== false && !refusedRecently(knownAccount)) {
       const overlapped = await overlappedRead(request, counting, credentials, permission, knownAccount, countAccount, agencyCount);

@@ -489,11 +489,11 @@ export async function register(db: DbOrTrx, f: RegisterFilter) {
     ) r on true
     order by ${order}`.execute(db);
   const byStatus = Object.fromEntries(COMPLIANCE_STATUSES.map((s) => [s, 0])) as Record<ComplianceStatus, number>;
+  // Every row carries the same totals (one row of nulls besides them when the page is empty).
+  const totals = result.rows[0]?.register_totals ?? [];
+  COMPLIANCE_STATUSES.forEach((s, n) => { byStatus[s] = Number(totals[n] ?? 0); });
   const rows: RegisterRow[] = [];
-  for (const { register_totals, ...row } of result.rows) {
-    COMPLIANCE_STATUSES.forEach((s, n) => { byStatus[s] = Number(register_totals[n]); });
-    if (row.id !== null) rows.push(row);
-  }
+  for (const { register_totals: _totals, ...row } of result.rows) if (row.id !== null) rows.push(row);
   const count = f.status ? byStatus[f.status] : Object.values(byStatus).reduce((a, b) => a + b, 0);
   return { rows, count, totals: byStatus };
 }
