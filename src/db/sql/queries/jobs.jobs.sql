@@ -12,11 +12,6 @@ select "id", "branch_id"
 from "addresses"
 where "uuid" = $1 and "agency_id" = $2;
 
--- findAddressBranch(db, id)
-select "id", "branch_id"
-from "addresses"
-where "id" = $1;
-
 -- findAgencyAddress(db, agencyId, id)
 select "id", "branch_id"
 from "addresses"
@@ -272,15 +267,35 @@ select "id", "agency_id"
 from "branches"
 where "agency_id" = $1 and "closed_at" is null;
 
--- tenantAddressIds(db, tenantId)
-select "address_id"
-from "tenant_addresses"
-where "tenant_id" = $1;
-
--- tenantAgency(db, tenantId)
-select "agency_id"
+-- placementFacts(db, shape, values)
+select ($1)::int as "agency_id", (select "id"
+from "branches"
+where "uuid" = $2 and "agency_id" = $3) as "branch_id", (select "agency_id"
+from "branches"
+where "uuid" = $4 and "agency_id" = $5) as "branch_agency_id", (select closed_at is not null as "c"
+from "branches"
+where "uuid" = $6 and "agency_id" = $7) as "branch_closed", coalesce((select array_agg(id
+order by id) as "ids"
+from "branches"
+where "agency_id" = $8 and "closed_at" is null), '{}'::int[]) as "open_branch_ids", (select "id"
+from "addresses"
+where "uuid" = $9 and "agency_id" = $10) as "address_id", (select "branch_id"
+from "addresses"
+where "uuid" = $11 and "agency_id" = $12) as "address_branch_id", (select "id"
 from "tenants"
-where "id" = $1;
+where "uuid" = $13 and "agency_id" = $14 and "erased_at" is null) as "tenant_id", coalesce((select array_agg(a.id
+order by a.id) as "ids"
+from "tenant_addresses" as "ta"
+inner join "addresses" as "a" on "a"."id" = "ta"."address_id"
+where "ta"."tenant_id" = $15), '{}'::int[]) as "own_address_ids", coalesce((select array_agg(a.branch_id
+order by a.id) as "ids"
+from "tenant_addresses" as "ta"
+inner join "addresses" as "a" on "a"."id" = "ta"."address_id"
+where "ta"."tenant_id" = $16), '{}'::int[]) as "own_address_branch_ids", exists (select "id"
+from "job_types"
+where "id" = $17) as "job_type_found", exists (select "id"
+from "trades"
+where "id" = $18 and ("agency_id" is null or "agency_id" = $19)) as "trade_found";
 
 -- updateJobFields(db, id, set)
 update "jobs"

@@ -19,35 +19,54 @@ export interface Placement {
 
 const TENANT_FORBIDDEN_FIELDS = ['branch_uuid', 'tenant_uuid', 'estimated_cost_pence', 'agreed_cost_pence'] as const;
 
-async function placeForTenant(db: DbOrTrx, tenantId: number, input: CreateJobInput): Promise<Placement> {
-  for (const f of TENANT_FORBIDDEN_FIELDS) if (input[f] !== undefined) throw invalidParam(f);
-  const tenant = await repo.tenantAgency(db, tenantId);
-  if (!tenant) throw notFound('Tenant');
-  const own = await repo.tenantAddressIds(db, tenantId);
-  let address: { id: number; branch_id: number | null } | undefined;
-  if (input.address_uuid) {
-    address = await repo.findAddress(db, input.address_uuid, tenant.agency_id);
-    if (!address || !own.includes(address.id)) throw notFound('Address');
-  } else if (own.length === 1) {
-    address = await repo.findAddressBranch(db, own[0]!);
-  } else {
-    throw invalidParam('address_uuid');
-  }
-  let branchId = address?.branch_id ?? null;
-  if (branchId === null) {
-    const branches = await repo.openBranches(db, tenant.agency_id);
-    if (!branches[0]) throw notFound('Branch');
-    branchId = branches[0].id;
-  }
-  return { agencyId: tenant.agency_id, branchId, addressId: address?.id ?? null, tenantId };
+/** The ids of the body a placement read resolves (null where the body names none). */
+function namedIn(input: CreateJobInput) {
+  return {
+    branchUuid: input.branch_uuid || null,
+    addressUuid: input.address_uuid || null,
+    tenantUuid: input.tenant_uuid || null,
+    jobTypeId: input.job_type_id ?? null,
+    tradeId: input.trade_id ?? null,
+  };
 }
 
 /**
- * Decides agency, branch, address and tenant of a new job. Without `branch_uuid` the branch is
- * the caller's own (branch staff), else the property's branch when it is open, else the agency's
- * only open branch.
- * @throws 400 branch_uuid when it cannot be chosen, 403 for contractors, 404 for a branch,
- *   address or tenant the caller cannot use
+ * The job type and trade of the body against the facts read: a trade of another agency answers
+ * like a missing one.
+ * @throws 400 naming job_type_id or trade_id
+ */
+function checkLookups(input: CreateJobInput, facts: repo.PlacementFacts): void {
+  if (input.job_type_id !== undefined && !facts.job_type_found) throw invalidParam('job_type_id');
+  if (input.trade_id != null && !facts.trade_found) throw invalidParam('trade_id');
+}
+
+async function placeForTenant(db: DbOrTrx, tenantId: number, input: CreateJobInput): Promise<Placement> {
+  for (const f of TENANT_FORBIDDEN_FIELDS) if (input[f] !== undefined) throw invalidParam(f);
+  const facts = await repo.placementFacts(db, 'tenant', { ...namedIn(input), agencyId: null, tenantId });
+  if (facts.agency_id === null) throw notFound('Tenant');
+  let address: { id: number; branchId: number | null };
+  if (input.address_uuid) {
+    if (facts.address_id === null || !facts.own_address_ids.includes(facts.address_id)) throw notFound('Address');
+    address = { id: facts.address_id, branchId: facts.address_branch_id };
+  } else if (facts.own_address_ids.length === 1) {
+    address = { id: facts.own_address_ids[0]!, branchId: facts.own_address_branch_ids[0] ?? null };
+  } else {
+    throw invalidParam('address_uuid');
+  }
+  const branchId = address.branchId ?? facts.open_branch_ids[0];
+  if (branchId === undefined) throw notFound('Branch');
+  checkLookups(input, facts);
+  return { agencyId: facts.agency_id, branchId, addressId: address.id, tenantId };
+}
+
+/**
+ * Decides agency, branch, address and tenant of a new job, and checks its job type and trade,
+ * from one read of the database (`placementFacts`). Without `branch_uuid` the branch is the
+ * caller's own (branch staff), else the property's branch when it is open, else the agency's only
+ * open branch. A tenant reports at one of its own addresses (the only one when it names none).
+ * @throws 400 naming branch_uuid when it cannot be chosen, a field a tenant may not set, or an
+ *   unknown job_type_id or trade_id; 403 for contractors and landlords; 404 for a branch, address
+ *   or tenant the caller cannot use
  */
 export async function placeJob(db: DbOrTrx, auth: AuthContext, input: CreateJobInput): Promise<Placement> {
   if (auth.contractorId !== null) throw forbidden('Contractors cannot create jobs');
@@ -55,39 +74,27 @@ export async function placeJob(db: DbOrTrx, auth: AuthContext, input: CreateJobI
   if (auth.tenantId !== null) return placeForTenant(db, auth.tenantId, input);
 
   const scope = jobScope(auth);
-  let agencyId: number;
+  // Without a branch named, only branch and agency staff have an agency to choose in.
+  if (!input.branch_uuid && scope.kind !== 'branch' && scope.kind !== 'agency') throw invalidParam('branch_uuid');
+  // The agency the references are resolved in: the caller's, or for SysOps the named branch's.
+  const agencyId = scope.kind === 'all' ? null : auth.agencyId;
+  const facts = await repo.placementFacts(db, agencyId === null ? 'branch' : 'agency', { ...namedIn(input), agencyId, tenantId: null });
   let branchId: number;
   if (input.branch_uuid) {
-    const branch = await repo.findBranch(db, input.branch_uuid, scope.kind === 'all' ? null : auth.agencyId);
-    if (!branch || branch.closed_at !== null) throw notFound('Branch');
-    if (scope.kind === 'branch' && branch.id !== scope.branchId) throw notFound('Branch');
-    agencyId = branch.agency_id;
-    branchId = branch.id;
+    if (facts.branch_id === null || facts.branch_closed) throw notFound('Branch');
+    if (scope.kind === 'branch' && facts.branch_id !== scope.branchId) throw notFound('Branch');
+    branchId = facts.branch_id;
   } else if (scope.kind === 'branch') {
-    agencyId = scope.agencyId;
     branchId = scope.branchId;
-  } else if (scope.kind === 'agency') {
-    const branches = await repo.openBranches(db, scope.agencyId);
-    const propertyBranch = input.address_uuid ? (await repo.findAddress(db, input.address_uuid, scope.agencyId))?.branch_id ?? null : null;
-    const fromProperty = branches.find((b) => b.id === propertyBranch);
-    if (fromProperty) branchId = fromProperty.id;
-    else if (branches.length === 1 && branches[0]) branchId = branches[0].id;
-    else throw invalidParam('branch_uuid');
-    agencyId = scope.agencyId;
   } else {
-    throw invalidParam('branch_uuid');
+    const propertyBranch = facts.address_branch_id;
+    if (propertyBranch !== null && facts.open_branch_ids.includes(propertyBranch)) branchId = propertyBranch;
+    else if (facts.open_branch_ids.length === 1) branchId = facts.open_branch_ids[0]!;
+    else throw invalidParam('branch_uuid');
   }
-  let addressId: number | null = null;
-  let tenantId: number | null = null;
-  if (input.address_uuid) {
-    const address = await repo.findAddress(db, input.address_uuid, agencyId);
-    if (!address) throw notFound('Address');
-    addressId = address.id;
-  }
-  if (input.tenant_uuid) {
-    const tenant = await repo.findTenant(db, input.tenant_uuid, agencyId);
-    if (!tenant) throw notFound('Tenant');
-    tenantId = tenant.id;
-  }
-  return { agencyId, branchId, addressId, tenantId };
+  if (facts.agency_id === null) throw notFound('Branch');
+  if (input.address_uuid && facts.address_id === null) throw notFound('Address');
+  if (input.tenant_uuid && facts.tenant_id === null) throw notFound('Tenant');
+  checkLookups(input, facts);
+  return { agencyId: facts.agency_id, branchId, addressId: facts.address_id, tenantId: facts.tenant_id };
 }

@@ -274,11 +274,6 @@ export async function updateJobFields(db: DbOrTrx, id: number, set: JobUpdate): 
   await db.updateTable('jobs').set(set).where('id', '=', id).execute();
 }
 
-/** An address by id: its id and branch (the caller has resolved the agency). */
-export function findAddressBranch(db: DbOrTrx, id: number) {
-  return db.selectFrom('addresses').select(['id', 'branch_id']).where('id', '=', id).executeTakeFirst();
-}
-
 /** Appends a history row. */
 export async function insertHistory(db: DbOrTrx, row: HistoryRow) {
   await db.executeQuery(historyInsert(db, row));
@@ -398,6 +393,88 @@ export { findBranchRef as findBranch } from '../../people/admin/index.ts';
 export { findTenantRef as findTenant } from '../../people/tenants/index.ts';
 export { findContractorRef as findContractor } from '../../people/contractors/index.ts';
 
+/**
+ * How the agency of a new job is known when its placement is read: the caller's own (`agency`),
+ * the named branch's for SysOps (`branch`), or the reporting tenant's (`tenant`).
+ */
+export type PlacementShape = 'agency' | 'branch' | 'tenant';
+
+/** The values of a placement read; a uuid or id not given is null (it then matches nothing). */
+export interface PlacementValues {
+  agencyId: number | null;
+  tenantId: number | null;
+  branchUuid: string | null;
+  addressUuid: string | null;
+  tenantUuid: string | null;
+  jobTypeId: number | null;
+  tradeId: number | null;
+}
+
+/** What a new job's placement is decided from (job-placement.ts), every reference resolved inside the job's agency. */
+export interface PlacementFacts {
+  /** The job's agency, or null when the branch (SysOps) or the tenant is unknown. */
+  agency_id: number | null;
+  /** The branch named by `branch_uuid` (inside the agency; any agency for SysOps), and whether it is closed. */
+  branch_id: number | null;
+  branch_agency_id: number | null;
+  branch_closed: boolean | null;
+  /** The agency's open branches, by id (empty when none). */
+  open_branch_ids: number[];
+  /** The address named by `address_uuid`, inside the agency, and its branch. */
+  address_id: number | null;
+  address_branch_id: number | null;
+  /** The tenant named by `tenant_uuid`, inside the agency and not erased. */
+  tenant_id: number | null;
+  /** A reporting tenant's own addresses (by id) and their branches, in the same order (empty for staff). */
+  own_address_ids: number[];
+  own_address_branch_ids: Array<number | null>;
+  /** Whether `job_type_id` exists, and whether `trade_id` is a trade the agency sees (platform-wide or its own). */
+  job_type_found: boolean;
+  trade_found: boolean;
+}
+
+const PLACEMENT_FACTS = new PreparedQuery('placement_facts', (db, shape: PlacementShape, p: Params<PlacementValues>) => {
+  // The job's agency, as a value or a one-row subquery, used by every lookup below.
+  const agency = shape === 'agency' ? p('agencyId')
+    : shape === 'branch' ? db.selectFrom('branches').select('agency_id').where('uuid', '=', p('branchUuid'))
+      : db.selectFrom('tenants').select('agency_id').where('id', '=', p('tenantId'));
+  const branch = db.selectFrom('branches').where('uuid', '=', p('branchUuid')).where('agency_id', '=', agency);
+  const address = db.selectFrom('addresses').where('uuid', '=', p('addressUuid')).where('agency_id', '=', agency);
+  const own = db.selectFrom('tenant_addresses as ta').innerJoin('addresses as a', 'a.id', 'ta.address_id').where('ta.tenant_id', '=', p('tenantId'));
+  return db.selectNoFrom((eb) => [
+    sql<number | null>`(${agency})::int`.as('agency_id'),
+    branch.select('id').as('branch_id'),
+    branch.select('agency_id').as('branch_agency_id'),
+    branch.select(sql<boolean>`closed_at is not null`.as('c')).as('branch_closed'),
+    eb.fn.coalesce(
+      eb.selectFrom('branches').select(sql<number[]>`array_agg(id order by id)`.as('ids')).where('agency_id', '=', agency).where('closed_at', 'is', null),
+      sql<number[]>`'{}'::int[]`,
+    ).as('open_branch_ids'),
+    address.select('id').as('address_id'),
+    address.select('branch_id').as('address_branch_id'),
+    eb.selectFrom('tenants').select('id').where('uuid', '=', p('tenantUuid')).where('agency_id', '=', agency).where('erased_at', 'is', null).as('tenant_id'),
+    eb.fn.coalesce(own.select(sql<number[]>`array_agg(a.id order by a.id)`.as('ids')), sql<number[]>`'{}'::int[]`).as('own_address_ids'),
+    eb.fn.coalesce(own.select(sql<Array<number | null>>`array_agg(a.branch_id order by a.id)`.as('ids')), sql<Array<number | null>>`'{}'::int[]`).as('own_address_branch_ids'),
+    eb.exists(eb.selectFrom('job_types').select('id').where('id', '=', p('jobTypeId'))).as('job_type_found'),
+    eb.exists(
+      eb.selectFrom('trades').select('id').where('id', '=', p('tradeId')).where((t) => t.or([t('agency_id', 'is', null), t('agency_id', '=', agency)])),
+    ).as('trade_found'),
+  ]);
+});
+
+/**
+ * Everything a new job's placement is decided from, in one statement (every job creation runs it;
+ * the rules are in job-placement.ts): the job's agency, the branch, address and tenant named by the
+ * body inside it, its open branches, a reporting tenant's own addresses, and whether the job type
+ * and the trade are known to it.
+ * @param shape where the agency comes from: the caller (`agencyId`), the branch (SysOps, by
+ *   `branchUuid`) or the tenant (`tenantId`)
+ */
+export async function placementFacts(db: DbOrTrx, shape: PlacementShape, values: PlacementValues): Promise<PlacementFacts> {
+  const [row] = await PLACEMENT_FACTS.run(db, shape, values);
+  return { ...row!, job_type_found: row!.job_type_found === true, trade_found: row!.trade_found === true };
+}
+
 /** The open branches of an agency. */
 export function openBranches(db: DbOrTrx, agencyId: number) {
   return db.selectFrom('branches').select(['id', 'agency_id']).where('agency_id', '=', agencyId).where('closed_at', 'is', null).execute();
@@ -426,17 +503,6 @@ export function findTimeRange(db: DbOrTrx, id: number, agencyId: number) {
 /** An address of the agency by uuid. */
 export function findAddress(db: DbOrTrx, uuid: string, agencyId: number) {
   return db.selectFrom('addresses').select(['id', 'branch_id']).where('uuid', '=', uuid).where('agency_id', '=', agencyId).executeTakeFirst();
-}
-
-/** Address ids linked to a tenant. */
-export async function tenantAddressIds(db: DbOrTrx, tenantId: number): Promise<number[]> {
-  const rows = await db.selectFrom('tenant_addresses').select('address_id').where('tenant_id', '=', tenantId).execute();
-  return rows.map((r) => r.address_id);
-}
-
-/** The agency of a tenant. */
-export function tenantAgency(db: DbOrTrx, tenantId: number) {
-  return db.selectFrom('tenants').select(['agency_id']).where('id', '=', tenantId).executeTakeFirst();
 }
 
 /** Every status with its flags, in sort order. */

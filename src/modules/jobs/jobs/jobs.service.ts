@@ -139,7 +139,6 @@ export async function checkLookups(db: DbOrTrx, agencyId: number, input: { job_t
  */
 export async function createJob(deps: AppDeps, trx: Trx, auth: AuthContext, actor: Actor, input: CreateJobInput, options: { last?: boolean } = {}): Promise<JobDto> {
   const place = await placeJob(trx, auth, input);
-  await checkLookups(trx, place.agencyId, input);
   const by = { reportedBy: auth.userId, agentUserId: auth.roleCode === 'agent' ? auth.userId : null };
   const { id, row, slaMoved } = await insertNewJob(deps, trx, actor, place, input, by, options);
   return slaMoved ? jobDtoById(trx, auth, id) : toJobDto(row, jobScope(auth));
