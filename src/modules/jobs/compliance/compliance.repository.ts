@@ -261,19 +261,38 @@ const APPLIES_SQL = sql`(
  * @returns the number of items created
  */
 export async function deriveItems(db: DbOrTrx, agencyId: number | null, now: Date, addressId?: number): Promise<number> {
-  const r = await sql`
+  const values: DeriveValues = { now };
+  if (agencyId !== null) values.agencyId = agencyId;
+  if (addressId !== undefined) values.addressId = addressId;
+  const r = await db.executeQuery(DERIVE.statement(db, { agency: agencyId !== null, address: addressId !== undefined }, values));
+  return Number(r.numAffectedRows ?? 0);
+}
+
+/** The derivation's parameters (deriveItems). */
+interface DeriveValues {
+  agencyId?: number;
+  addressId?: number;
+  now: Date;
+}
+
+/**
+ * deriveItems' statement for one shape (an agency or every one, a property or every one), run as a
+ * named prepared statement (src/db/prepared.ts): the register's read runs it on every request.
+ */
+const DERIVE = new PreparedQuery('compliance_derive', (db, shape: { agency: boolean; address: boolean }, p: Params<DeriveValues>) => {
+  const query = sql`
     insert into compliance_items (uuid, agency_id, address_id, type_id, derived, created_at, updated_at)
-    select gen_random_uuid(), a.agency_id, a.id, t.id, true, ${now}, ${now}
+    select gen_random_uuid(), a.agency_id, a.id, t.id, true, ${p('now')}, ${p('now')}
     from addresses a
     join compliance_item_types t on t.agency_id = a.agency_id and t.retired_at is null
     left join buildings bl on bl.id = a.building_id
-    where ${agencyId === null ? sql`true` : sql`a.agency_id = ${agencyId}`}
-      and ${addressId === undefined ? sql`true` : sql`a.id = ${addressId}`}
+    where ${shape.agency ? sql`a.agency_id = ${p('agencyId')}` : sql`true`}
+      and ${shape.address ? sql`a.id = ${p('addressId')}` : sql`true`}
       and ${APPLIES_SQL}
       and not exists (select 1 from compliance_items i where i.address_id = a.id and i.type_id = t.id)
-    on conflict (address_id, type_id) do nothing`.execute(db);
-  return Number(r.numAffectedRows ?? 0);
-}
+    on conflict (address_id, type_id) do nothing`;
+  return { compile: () => query.compile(db) };
+});
 
 /**
  * Removes the derived items of a property (or of a building's units) that its profile no longer
