@@ -242,8 +242,11 @@ const SEED_COLUMNS = 'code, name, interval_months, at_tenancy_start, hmo_only, r
  * console's compliance page, default sort) for an agency admin, in one statement doing what
  * `listRegister` does per request: the UK types seeded (an insert that finds them there), the
  * register derived (an insert of the items the properties need and lack: none in the bench), then
- * the page with each item's latest certificate and status on today's London date, its findings
- * and the totals per status. $1 token hash, $2 the UK types (JSON), $3 limit, $4 offset. The
+ * every item's status on today's London date (from its latest certificate) with the default
+ * order's keys only, the totals per status counted from them, the page's rows picked, and only
+ * those rows' columns read and written out (certificate, contractor, file, findings in words,
+ * expiry as "Wed 30 Sep 2026"): the same page-first shape as Caretaker's read, without its other
+ * sorts' keys. $1 token hash, $2 the UK types (JSON), $3 limit, $4 offset. The
  * writes' rows would not be seen by the same statement's reads (one snapshot): on the bench's data
  * they write none, so the bytes are Caretaker's; on a register with something new to derive the
  * first answer would lack it.
@@ -271,14 +274,8 @@ derived as (insert into compliance_items (uuid, agency_id, address_id, type_id, 
     and not exists (select 1 from compliance_items i where i.address_id = a.id and i.type_id = t.id)
   on conflict (address_id, type_id) do nothing),
 td as (select (now() at time zone 'Europe/London')::date as d),
-rows as (select i.id, i.uuid, a.uuid as address_uuid, a.line1, a.town, a.postcode, b.uuid as branch_uuid, b.name as branch_name,
-    t.code as type_code, t.name as type_name, t.interval_months, t.required_document, t.regulation,
-    l.uuid as certificate_uuid, l.issued_on, l.expires_on, k.uuid as contractor_uuid, k.company_name as contractor_name,
-    f.uuid as file_uuid, a.storeys, a.combustion_rooms, i.derived,
-    l.epc_rating, to_char(l.exemption_until, 'YYYY-MM-DD') as exemption_until, l.outcome,
-    to_char(l.remedial_due_on, 'YYYY-MM-DD') as remedial_due_on, to_char(l.remedial_completed_on, 'YYYY-MM-DD') as remedial_completed_on,
-    to_char(l.tenant_copy_due_on, 'YYYY-MM-DD') as tenant_copy_due_on, to_char(l.tenant_copy_served_on, 'YYYY-MM-DD') as tenant_copy_served_on,
-    l.smoke_alarm_storeys, l.co_alarm_rooms,
+-- Every item's status and sort keys only (its latest certificate's rule columns, its postcode and type name).
+base as (select i.id, l.id as certificate_id, a.postcode, t.name as type_name, l.expires_on,
     case when l.id is null then 'missing'
       when l.expires_on is not null and l.expires_on < td.d then 'expired'
       when t.code = 'epc' and l.epc_rating in ('F', 'G') and (l.exemption_until is null or l.exemption_until < td.d) then 'non_compliant'
@@ -293,17 +290,31 @@ rows as (select i.id, i.uuid, a.uuid as address_uuid, a.line1, a.town, a.postcod
   join compliance_items i on i.agency_id = me.agency_id
   join addresses a on a.id = i.address_id
   join compliance_item_types t on t.id = i.type_id
-  left join branches b on b.id = a.branch_id
   left join lateral (
-    select c.id, c.uuid, c.issued_on, c.expires_on, c.contractor_id, c.job_file_id, c.epc_rating, c.exemption_until,
-      c.outcome, c.remedial_due_on, c.remedial_completed_on, c.tenant_copy_due_on, c.tenant_copy_served_on, c.smoke_alarm_storeys, c.co_alarm_rooms
-    from compliance_certificates c where c.item_id = i.id order by c.issued_on desc, c.id desc limit 1) l on true
-  left join contractors k on k.id = l.contractor_id
-  left join job_files f on f.id = l.job_file_id),
-page as (select r.*, ${rawObject(REGISTER_ITEM_FIELDS)} as j from (select * from rows r order by ${REGISTER_ORDER} limit $3 offset $4) r cross join td),
+    select c.id, c.expires_on, c.epc_rating, c.exemption_until, c.outcome, c.remedial_due_on, c.remedial_completed_on, c.smoke_alarm_storeys, c.co_alarm_rooms
+    from compliance_certificates c where c.item_id = i.id order by c.issued_on desc, c.id desc limit 1) l on true),
 totals as (select count(*) filter (where status = 'valid') as valid, count(*) filter (where status = 'due_soon') as due_soon,
   count(*) filter (where status = 'expired') as expired, count(*) filter (where status = 'missing') as missing,
-  count(*) filter (where status = 'non_compliant') as non_compliant, count(*) as n from rows)
+  count(*) filter (where status = 'non_compliant') as non_compliant, count(*) as n from base),
+-- The page's rows picked, and only then their columns read and written out.
+picked as (select r.id, r.certificate_id, r.status from base r order by ${REGISTER_ORDER} limit $3 offset $4),
+page as (select r.*, ${rawObject(REGISTER_ITEM_FIELDS)} as j from (
+  select i.id, i.uuid, a.uuid as address_uuid, a.line1, a.town, a.postcode, b.uuid as branch_uuid, b.name as branch_name,
+    t.code as type_code, t.name as type_name, t.interval_months, t.required_document, t.regulation,
+    l.uuid as certificate_uuid, l.issued_on, l.expires_on, k.uuid as contractor_uuid, k.company_name as contractor_name,
+    f.uuid as file_uuid, a.storeys, a.combustion_rooms, i.derived,
+    l.epc_rating, to_char(l.exemption_until, 'YYYY-MM-DD') as exemption_until, l.outcome,
+    to_char(l.remedial_due_on, 'YYYY-MM-DD') as remedial_due_on, to_char(l.remedial_completed_on, 'YYYY-MM-DD') as remedial_completed_on,
+    to_char(l.tenant_copy_due_on, 'YYYY-MM-DD') as tenant_copy_due_on, to_char(l.tenant_copy_served_on, 'YYYY-MM-DD') as tenant_copy_served_on,
+    l.smoke_alarm_storeys, l.co_alarm_rooms, p.status
+  from picked p
+  join compliance_items i on i.id = p.id
+  join addresses a on a.id = i.address_id
+  join compliance_item_types t on t.id = i.type_id
+  left join branches b on b.id = a.branch_id
+  left join compliance_certificates l on l.id = p.certificate_id
+  left join contractors k on k.id = l.contractor_id
+  left join job_files f on f.id = l.job_file_id) r cross join td)
 select exists (select 1 from me) as ok,
   '{"success":true,"data":[' || coalesce((select string_agg(j, ',' order by ${REGISTER_ORDER}) from page r), '') || '],"count":' || t.n
   || ',"totals":{"valid":' || t.valid || ',"due_soon":' || t.due_soon || ',"expired":' || t.expired || ',"missing":' || t.missing

@@ -3,7 +3,8 @@
  * their certificates, and the register with each item's status computed from its latest
  * certificate against a London date. No rules here.
  */
-import { sql, type RawBuilder } from 'kysely';
+import { sql, type Expression, type RawBuilder } from 'kysely';
+import { PreparedQuery, type Params } from '../../../db/prepared.ts';
 import { sortOrderSql, type SortDirection, type SortKey } from '../../../db/sort-order.ts';
 import type { DbOrTrx } from '../../../db/types.ts';
 import { newUuid } from '../../../lib/crypto.ts';
@@ -260,19 +261,38 @@ const APPLIES_SQL = sql`(
  * @returns the number of items created
  */
 export async function deriveItems(db: DbOrTrx, agencyId: number | null, now: Date, addressId?: number): Promise<number> {
-  const r = await sql`
+  const values: DeriveValues = { now };
+  if (agencyId !== null) values.agencyId = agencyId;
+  if (addressId !== undefined) values.addressId = addressId;
+  const r = await db.executeQuery(DERIVE.statement(db, { agency: agencyId !== null, address: addressId !== undefined }, values));
+  return Number(r.numAffectedRows ?? 0);
+}
+
+/** The derivation's parameters (deriveItems). */
+interface DeriveValues {
+  agencyId?: number;
+  addressId?: number;
+  now: Date;
+}
+
+/**
+ * deriveItems' statement for one shape (an agency or every one, a property or every one), run as a
+ * named prepared statement (src/db/prepared.ts): the register's read runs it on every request.
+ */
+const DERIVE = new PreparedQuery('compliance_derive', (db, shape: { agency: boolean; address: boolean }, p: Params<DeriveValues>) => {
+  const query = sql`
     insert into compliance_items (uuid, agency_id, address_id, type_id, derived, created_at, updated_at)
-    select gen_random_uuid(), a.agency_id, a.id, t.id, true, ${now}, ${now}
+    select gen_random_uuid(), a.agency_id, a.id, t.id, true, ${p('now')}, ${p('now')}
     from addresses a
     join compliance_item_types t on t.agency_id = a.agency_id and t.retired_at is null
     left join buildings bl on bl.id = a.building_id
-    where ${agencyId === null ? sql`true` : sql`a.agency_id = ${agencyId}`}
-      and ${addressId === undefined ? sql`true` : sql`a.id = ${addressId}`}
+    where ${shape.agency ? sql`a.agency_id = ${p('agencyId')}` : sql`true`}
+      and ${shape.address ? sql`a.id = ${p('addressId')}` : sql`true`}
       and ${APPLIES_SQL}
       and not exists (select 1 from compliance_items i where i.address_id = a.id and i.type_id = t.id)
-    on conflict (address_id, type_id) do nothing`.execute(db);
-  return Number(r.numAffectedRows ?? 0);
-}
+    on conflict (address_id, type_id) do nothing`;
+  return { compile: () => query.compile(db) };
+});
 
 /**
  * Removes the derived items of a property (or of a building's units) that its profile no longer
@@ -356,6 +376,31 @@ export interface RegisterFilter {
   offset: number;
 }
 
+/** The filters of RegisterFilter that, when set, add a condition to the register's statement. */
+const REGISTER_FILTERS = ['branchId', 'typeCode', 'addressId', 'itemUuid'] as const;
+
+/** What decides the register statement's text: an agency or every one, the filters set, a status, the sort. */
+interface RegisterShape {
+  agency: boolean;
+  filters: Array<(typeof REGISTER_FILTERS)[number]>;
+  status: boolean;
+  sort: RegisterSort;
+  order: SortDirection;
+}
+
+/** The register statement's parameters. */
+interface RegisterValues {
+  agencyId?: number;
+  today: string;
+  status?: ComplianceStatus | undefined;
+  branchId?: number | undefined;
+  typeCode?: string | undefined;
+  addressId?: number | undefined;
+  itemUuid?: string | undefined;
+  limit: number;
+  offset: number;
+}
+
 /** The sort fields of the register (GET /api/compliance `sort`). */
 export type RegisterSort = 'status' | 'address' | 'type_name' | 'expires_on' | 'contractor_name';
 
@@ -380,27 +425,28 @@ const REGISTER_SORT_KEYS: Record<RegisterSort, SortKey[]> = {
 /**
  * The register's rows before the status filter, with what the status, the filters and every sort
  * key read (REGISTER_SORT_KEYS): each item's id, its latest certificate's id (by issue date, then
- * id), the sort columns and the status on the London date `f.today`. The page's other columns are
+ * id), the sort columns and the status on the London date `today`. The page's other columns are
  * read afterwards for the page's rows only (`register`).
  */
-function registerBase(f: RegisterFilter): RawBuilder<unknown> {
+function registerBase(shape: RegisterShape, p: Params<RegisterValues>): RawBuilder<unknown> {
   const where: RawBuilder<unknown>[] = [sql`true`];
-  if (f.agencyId !== null) where.push(sql`i.agency_id = ${f.agencyId}`);
-  if (f.branchId !== undefined) where.push(sql`a.branch_id = ${f.branchId}`);
-  if (f.typeCode !== undefined) where.push(sql`t.code = ${f.typeCode}`);
-  if (f.addressId !== undefined) where.push(sql`i.address_id = ${f.addressId}`);
-  if (f.itemUuid !== undefined) where.push(sql`i.uuid = ${f.itemUuid}`);
+  if (shape.agency) where.push(sql`i.agency_id = ${p('agencyId')}`);
+  if (shape.filters.includes('branchId')) where.push(sql`a.branch_id = ${p('branchId')}`);
+  if (shape.filters.includes('typeCode')) where.push(sql`t.code = ${p('typeCode')}`);
+  if (shape.filters.includes('addressId')) where.push(sql`i.address_id = ${p('addressId')}`);
+  if (shape.filters.includes('itemUuid')) where.push(sql`i.uuid = ${p('itemUuid')}`);
+  const today: Expression<string> = p('today');
   return sql`
     select i.id, l.id as certificate_id, a.line1, a.town, a.postcode, t.name as type_name, l.expires_on, k.company_name as contractor_name,
       case when l.id is null then 'missing'
-        when l.expires_on is not null and l.expires_on < ${f.today}::date then 'expired'
-        when t.code = 'epc' and l.epc_rating in ('F', 'G') and (l.exemption_until is null or l.exemption_until < ${f.today}::date) then 'non_compliant'
-        when l.outcome = 'unsatisfactory' and l.remedial_completed_on is null and l.remedial_due_on < ${f.today}::date then 'non_compliant'
+        when l.expires_on is not null and l.expires_on < ${today}::date then 'expired'
+        when t.code = 'epc' and l.epc_rating in ('F', 'G') and (l.exemption_until is null or l.exemption_until < ${today}::date) then 'non_compliant'
+        when l.outcome = 'unsatisfactory' and l.remedial_completed_on is null and l.remedial_due_on < ${today}::date then 'non_compliant'
         when t.code = 'smoke_co_alarms' and l.smoke_alarm_storeys is not null
           and (l.smoke_alarm_storeys < coalesce(a.storeys, 1) or not (a.combustion_rooms <@ coalesce(l.co_alarm_rooms, '{}'::text[]))) then 'non_compliant'
         when l.outcome = 'unsatisfactory' and l.remedial_completed_on is null then 'due_soon'
         when l.expires_on is null then 'valid'
-        when l.expires_on <= ${f.today}::date + t.due_soon_days then 'due_soon'
+        when l.expires_on <= ${today}::date + t.due_soon_days then 'due_soon'
         else 'valid' end as status
     from compliance_items i
     join addresses a on a.id = i.address_id
@@ -454,21 +500,19 @@ export interface RegisterRow {
 }
 
 /**
- * One page of the register in `f.sort` order (REGISTER_SORT_KEYS; default status urgency: expired,
- * missing, due soon, valid; then expiry and address; the id breaks ties in the same direction),
- * the number of rows matching every filter, and the totals per status matching every filter but
- * the status. One statement: the rows are derived once (`registerBase`), the totals counted and
- * the page chosen from them, and the page's columns read for its rows only; the totals (an array in
- * COMPLIANCE_STATUSES order) come on every row, and on one row of nulls when the page is empty.
+ * The register's statement for one shape (which filters are set, the sort and its direction): the
+ * rows are derived once (`registerBase`), the totals counted and the page chosen from them, and the
+ * page's columns read for its rows only; the totals (an array in COMPLIANCE_STATUSES order) come on
+ * every row, and on one row of nulls when the page is empty.
  */
-export async function register(db: DbOrTrx, f: RegisterFilter) {
-  const statusWhere = f.status === undefined ? sql`true` : sql`r.status = ${f.status}`;
-  const order = sortOrderSql(REGISTER_SORT_KEYS[f.sort ?? 'status'], f.order ?? 'asc', 'r.id');
+const REGISTER = new PreparedQuery('compliance_register', (db, shape: RegisterShape, p: Params<RegisterValues>) => {
+  const statusWhere = shape.status ? sql`r.status = ${p('status')}` : sql`true`;
+  const order = sortOrderSql(REGISTER_SORT_KEYS[shape.sort], shape.order, 'r.id');
   const counts = sql.join(COMPLIANCE_STATUSES.map((s) => sql`(count(*) filter (where status = ${sql.lit(s)}))::int`));
-  const result = await sql<RegisterRow & { register_totals: number[] }>`
-    with base as materialized (${registerBase(f)}),
+  const query = sql<RegisterRow & { register_totals: number[] }>`
+    with base as materialized (${registerBase(shape, p)}),
     totals as (select array[${counts}] as register_totals from base),
-    page as (select r.id, r.certificate_id, r.status from base r where ${statusWhere} order by ${order} limit ${f.limit} offset ${f.offset})
+    page as (select r.id, r.certificate_id, r.status from base r where ${statusWhere} order by ${order} limit ${p('limit')} offset ${p('offset')})
     select r.*, totals.* from totals left join (
       select i.id, i.uuid, a.uuid as address_uuid, a.line1, a.town, a.postcode, b.uuid as branch_uuid, b.name as branch_name,
         t.code as type_code, t.name as type_name, t.interval_months, t.at_tenancy_start, t.required_document, t.regulation,
@@ -487,13 +531,30 @@ export async function register(db: DbOrTrx, f: RegisterFilter) {
       left join contractors k on k.id = l.contractor_id
       left join job_files f on f.id = l.job_file_id
     ) r on true
-    order by ${order}`.execute(db);
+    order by ${order}`;
+  return { compile: () => query.compile(db) };
+});
+
+/**
+ * One page of the register in `f.sort` order (REGISTER_SORT_KEYS; default status urgency: expired,
+ * missing, due soon, valid; then expiry and address; the id breaks ties in the same direction),
+ * the number of rows matching every filter, and the totals per status matching every filter but
+ * the status. One statement (REGISTER), run as a named prepared statement (src/db/prepared.ts:
+ * parsed and planned once per connection and shape, docs/architecture.md "Prepared statements").
+ * @returns rows (the page), count (rows matching every filter), totals (per status)
+ */
+export async function register(db: DbOrTrx, f: RegisterFilter) {
+  const filters = REGISTER_FILTERS.filter((k) => f[k] !== undefined);
+  const shape: RegisterShape = { agency: f.agencyId !== null, filters, status: f.status !== undefined, sort: f.sort ?? 'status', order: f.order ?? 'asc' };
+  const values: RegisterValues = { today: f.today, limit: f.limit, offset: f.offset, branchId: f.branchId, typeCode: f.typeCode, addressId: f.addressId, itemUuid: f.itemUuid, status: f.status };
+  if (f.agencyId !== null) values.agencyId = f.agencyId;
+  const found = await REGISTER.run(db, shape, values);
   const byStatus = Object.fromEntries(COMPLIANCE_STATUSES.map((s) => [s, 0])) as Record<ComplianceStatus, number>;
   // Every row carries the same totals (one row of nulls besides them when the page is empty).
-  const totals = result.rows[0]?.register_totals ?? [];
+  const totals = found[0]?.register_totals ?? [];
   COMPLIANCE_STATUSES.forEach((s, n) => { byStatus[s] = Number(totals[n] ?? 0); });
   const rows: RegisterRow[] = [];
-  for (const { register_totals: _totals, ...row } of result.rows) if (row.id !== null) rows.push(row);
+  for (const { register_totals: _totals, ...row } of found) if (row.id !== null) rows.push(row);
   const count = f.status ? byStatus[f.status] : Object.values(byStatus).reduce((a, b) => a + b, 0);
   return { rows, count, totals: byStatus };
 }
