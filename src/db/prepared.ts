@@ -11,7 +11,7 @@
  * name to pg). On PGlite the same text runs unnamed.
  */
 import { createHash } from 'node:crypto';
-import { CompiledQuery, sql, type Compilable, type Expression } from 'kysely';
+import { CompiledQuery, sql, type Compilable, type Expression, type RawBuilder } from 'kysely';
 import type { DbOrTrx } from './types.ts';
 
 const NAMES = new WeakMap<CompiledQuery, string>();
@@ -72,16 +72,17 @@ interface Compiled {
  */
 export class PreparedQuery<Shape, Values extends object, R> {
   readonly #name: string;
-  readonly #build: (db: DbOrTrx, shape: Shape, p: Params<Values>) => Compilable<R>;
+  readonly #build: (db: DbOrTrx, shape: Shape, p: Params<Values>) => Compilable<R> | RawBuilder<R>;
   readonly #compiled = new Map<string, Compiled>();
   readonly #max: number;
 
   /**
    * @param name a readable prefix of the statement names (letters, digits, underscore)
-   * @param build the query for one shape, with `p('key')` wherever a value goes
+   * @param build the query for one shape, with `p('key')` wherever a value goes: a Kysely query, or
+   *   a statement written with the `sql` tag
    * @param max shapes kept (the oldest dropped first)
    */
-  constructor(name: string, build: (db: DbOrTrx, shape: Shape, p: Params<Values>) => Compilable<R>, max = 200) {
+  constructor(name: string, build: (db: DbOrTrx, shape: Shape, p: Params<Values>) => Compilable<R> | RawBuilder<R>, max = 200) {
     this.#name = name;
     this.#build = build;
     this.#max = max;
@@ -92,7 +93,9 @@ export class PreparedQuery<Shape, Values extends object, R> {
     const key = JSON.stringify(shape);
     let compiled = this.#compiled.get(key);
     if (!compiled) {
-      const query = this.#build(db, shape, params<Values>()).compile();
+      const built = this.#build(db, shape, params<Values>());
+      // A statement of the `sql` tag is compiled by the database it runs on; a query builder by itself.
+      const query = 'isRawBuilder' in built ? built.compile(db) : built.compile();
       const hash = createHash('sha1').update(query.sql).digest('hex').slice(0, 12);
       compiled = { name: `${this.#name}_${hash}`, sql: query.sql, parameters: query.parameters };
       if (this.#compiled.size >= this.#max) this.#compiled.delete(this.#compiled.keys().next().value!);

@@ -291,7 +291,7 @@ const DERIVE = new PreparedQuery('compliance_derive', (db, shape: { agency: bool
       and ${APPLIES_SQL}
       and not exists (select 1 from compliance_items i where i.address_id = a.id and i.type_id = t.id)
     on conflict (address_id, type_id) do nothing`;
-  return { compile: () => query.compile(db) };
+  return query;
 });
 
 /**
@@ -532,7 +532,7 @@ const REGISTER = new PreparedQuery('compliance_register', (db, shape: RegisterSh
       left join job_files f on f.id = l.job_file_id
     ) r on true
     order by ${order}`;
-  return { compile: () => query.compile(db) };
+  return query;
 });
 
 /**
