@@ -35,15 +35,19 @@ export async function seedTypes(db: DbOrTrx, agencyId: number, now: Date): Promi
  * rows it meets, so it runs only when this answers false.
  */
 export async function typesSeeded(db: DbOrTrx, agencyId: number): Promise<boolean> {
-  const r = await db
+  const [r] = await TYPES_SEEDED.run(db, 'one', { agencyId });
+  return Number(r?.n) === UK_COMPLIANCE_TYPES.length;
+}
+
+/** typesSeeded's statement, run before every register read: named and prepared (src/db/prepared.ts). */
+const TYPES_SEEDED = new PreparedQuery('compliance_types_seeded', (db, _shape: 'one', p: Params<{ agencyId: number }>) =>
+  db
     .selectFrom('compliance_item_types')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('agency_id', '=', agencyId)
+    .where('agency_id', '=', p('agencyId'))
     .where('code', 'in', UK_COMPLIANCE_TYPES.map((t) => t.code))
-    .where((eb) => eb.or([eb('custom', '=', true), eb('regulation', '<>', '')]))
-    .executeTakeFirstOrThrow();
-  return Number(r.n) === UK_COMPLIANCE_TYPES.length;
-}
+    .where((eb) => eb.or([eb('custom', '=', true), eb('regulation', '<>', '')])),
+);
 
 const TYPE_COLUMNS = ['id', 'uuid', 'code', 'name', 'interval_months', 'at_tenancy_start', 'hmo_only', 'required_document', 'due_soon_days', 'custom', 'retired_at', 'applies_to', 'regulation'] as const;
 
