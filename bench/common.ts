@@ -51,13 +51,31 @@ export interface BenchServer {
 
 /**
  * Starts bench/server.ts of the checkout `root` on three free ports and resolves when it says it
- * is ready on `env.BENCH_ENGINE`.
+ * is ready on `env.BENCH_ENGINE`. A port found free can be taken by another process before the
+ * server listens on it (EADDRINUSE, seen between sets of `npm run bench:ab`): with `attempts` above
+ * 1 (bench:ab, whose servers only serve a kept database), a server that exits before it is ready
+ * is started again on three new ports, up to `attempts` times in all.
  * @param env the server's whole environment (the ports are added)
  * @param nodeArgs node flags before the script (a CPU profile, BENCH_SERVER_NODE_FLAGS)
  * @param onOutput each chunk the server writes to stdout (the data generator's progress)
- * @throws Error when the server exits first, or is ready on another engine
+ * @throws Error when the server exits first on every attempt, or is ready on another engine
  */
-export async function startBenchServer(root: string, env: Record<string, string | undefined>, nodeArgs: string[] = [], onOutput?: (text: string) => void): Promise<BenchServer> {
+export async function startBenchServer(root: string, env: Record<string, string | undefined>, nodeArgs: string[] = [], onOutput?: (text: string) => void, attempts = 1): Promise<BenchServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(root, env, nodeArgs, onOutput);
+    } catch (err) {
+      if (!(err instanceof ServerExited) || attempt >= attempts) throw err;
+      process.stderr.write(`${err.message}; starting it again on other ports (attempt ${attempt + 1} of ${attempts})\n`);
+    }
+  }
+}
+
+/** The bench server exited before it said it was ready. */
+class ServerExited extends Error {}
+
+/** One start of bench/server.ts on three free ports (see startBenchServer). */
+async function startOnce(root: string, env: Record<string, string | undefined>, nodeArgs: string[], onOutput?: (text: string) => void): Promise<BenchServer> {
   const [port, ceilingPort, limitPort] = [await freePort(), await freePort(), await freePort()];
   const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'bench/server.ts')], {
     cwd: root,
@@ -72,7 +90,7 @@ export async function startBenchServer(root: string, env: Record<string, string 
       if (ready && ready[1] !== env.BENCH_ENGINE) reject(new Error(`bench server runs on ${ready[1]}, expected ${env.BENCH_ENGINE}`));
       else if (ready) resolve();
     });
-    child.once('exit', (code) => reject(new Error(`${root}: bench server exited with ${code}`)));
+    child.once('exit', (code) => reject(new ServerExited(`${root}: bench server exited with ${code}`)));
   });
   return { child, port, ceilingPort, limitPort };
 }
