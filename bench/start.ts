@@ -7,7 +7,9 @@
  * - `restart`: the same data folder again;
  * - `postgres`: with DATABASE_URL (and REDIS_URL when set) on a database the bench migrates first.
  * After each ready answer it waits BENCH_START_IDLE_S seconds and reads the server's resident memory
- * (VmRSS) and its peak (VmHWM) from /proc, then stops it with SIGTERM. Each start also reports its
+ * (VmRSS) and its peak (VmHWM) from /proc, then stops it with SIGTERM; at the ready answer it also
+ * reads the CPU time used so far (user + system, less moved by the machine's other work than the
+ * wall clock) and the peak so far. Each start also reports its
  * own phases (the `startup_ms` field of the "Caretaker is serving" log line, src/main/server.ts): modules
  * loaded, database open and migrated, app built, first-run work, listening; plus the bench's
  * "ready" (first 200 from /readyz), all in milliseconds since the process started.
@@ -50,6 +52,12 @@ export interface StartResult {
   ready: number;
   rssMiB: number;
   peakMiB: number;
+  /** CPU time (user + system, every thread) the process had used at its first ready answer, in ms. */
+  cpuAtReady: number;
+  /** The same for its main thread alone (without V8's background compilers and the GC's helpers), in ms. */
+  mainCpuAtReady: number;
+  /** Peak resident memory (VmHWM) at the first ready answer, in MiB; peakMiB is after the idle wait. */
+  peakAtReadyMiB: number;
 }
 
 /** Resident and peak resident memory of a process, in MiB (Linux /proc). */
@@ -57,6 +65,17 @@ async function memoryOf(pid: number): Promise<{ rssMiB: number; peakMiB: number 
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kib = (field: string) => Number(/\d+/.exec(status.split('\n').find((l) => l.startsWith(field)) ?? '0')?.[0] ?? 0);
   return { rssMiB: kib('VmRSS:') / 1024, peakMiB: kib('VmHWM:') / 1024 };
+}
+
+/**
+ * CPU time a process has used (user + system, all its threads), or its main thread alone, in
+ * milliseconds: from /proc/<pid>/stat or /proc/<pid>/task/<pid>/stat, in clock ticks of 10 ms
+ * (USER_HZ 100 on Linux). Less dependent on the machine's other work than the wall-clock figures.
+ */
+async function cpuOf(pid: number, mainThread = false): Promise<number> {
+  const stat = await readFile(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /**
@@ -80,12 +99,18 @@ export async function timeStart(env: Record<string, string>, idleS = IDLE_S): Pr
   child.stderr!.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean)));
   const url = `http://127.0.0.1:${port}/readyz`;
   let ready = 0;
+  let cpuAtReady = 0;
+  let mainCpuAtReady = 0;
+  let peakAtReadyMiB = 0;
   try {
     const deadline = Date.now() + 300_000;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`caretaker exited (${child.exitCode}):\n${lines.join('\n')}`);
       if (await fetch(url).then((r) => r.ok, () => false)) {
         ready = performance.now() - spawned;
+        cpuAtReady = await cpuOf(child.pid!);
+        mainCpuAtReady = await cpuOf(child.pid!, true);
+        peakAtReadyMiB = (await memoryOf(child.pid!)).peakMiB;
         break;
       }
       await new Promise((r) => setTimeout(r, 20));
@@ -94,7 +119,7 @@ export async function timeStart(env: Record<string, string>, idleS = IDLE_S): Pr
     await new Promise((r) => setTimeout(r, idleS * 1000));
     const memory = await memoryOf(child.pid!);
     const serving = lines.map((l) => (l.startsWith('{') ? (JSON.parse(l) as { msg?: string; startup_ms?: Record<string, number> }) : {})).find((l) => l.msg === 'Caretaker is serving');
-    return { phases: serving?.startup_ms ?? {}, ready, ...memory };
+    return { phases: serving?.startup_ms ?? {}, ready, ...memory, cpuAtReady, mainCpuAtReady, peakAtReadyMiB };
   } finally {
     if (child.exitCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
@@ -119,7 +144,8 @@ export function summarise(kind: string, results: StartResult[]): string[] {
   const readies = results.map((r) => r.ready);
   const out = [
     `${kind}: ready in ${(median(readies) / 1000).toFixed(2)} s median (${(Math.min(...readies) / 1000).toFixed(2)}-${(Math.max(...readies) / 1000).toFixed(2)} s, ${results.length} starts); ` +
-      `idle RSS ${median(results.map((r) => r.rssMiB)).toFixed(0)} MiB, peak ${median(results.map((r) => r.peakMiB)).toFixed(0)} MiB`,
+      `CPU at ready ${median(results.map((r) => r.cpuAtReady)).toFixed(0)} ms (main thread ${median(results.map((r) => r.mainCpuAtReady)).toFixed(0)} ms); idle RSS ${median(results.map((r) => r.rssMiB)).toFixed(0)} MiB, ` +
+      `peak ${median(results.map((r) => r.peakMiB)).toFixed(0)} MiB (at ready ${median(results.map((r) => r.peakAtReadyMiB)).toFixed(0)} MiB)`,
   ];
   if (phases.length) out.push(`  phases (median ms since the process started): ${phases.map((p) => `${p} ${median(results.map((r) => r.phases[p] ?? NaN)).toFixed(0)}`).join(', ')}, ready ${median(readies).toFixed(0)}`);
   return out;
@@ -143,11 +169,11 @@ async function main(): Promise<void> {
       try {
         const first = await timeStart({ CARETAKER_DATA_DIR: dir });
         results['first start (embedded, prepared copy)']!.push(first);
-        process.stdout.write(`round ${round} first start: ready ${first.ready.toFixed(0)} ms ${JSON.stringify(first.phases)} rss ${first.rssMiB.toFixed(0)} MiB peak ${first.peakMiB.toFixed(0)} MiB (load ${load()})\n`);
+        process.stdout.write(`round ${round} first start: ready ${first.ready.toFixed(0)} ms ${JSON.stringify(first.phases)} cpu ${first.cpuAtReady} ms (main ${first.mainCpuAtReady}) rss ${first.rssMiB.toFixed(0)} MiB peak ${first.peakMiB.toFixed(0)} MiB (at ready ${first.peakAtReadyMiB.toFixed(0)}) (load ${load()})\n`);
         if (KINDS.includes('restart')) {
           const again = await timeStart({ CARETAKER_DATA_DIR: dir });
           results['restart (embedded)']!.push(again);
-          process.stdout.write(`round ${round} restart: ready ${again.ready.toFixed(0)} ms ${JSON.stringify(again.phases)} rss ${again.rssMiB.toFixed(0)} MiB peak ${again.peakMiB.toFixed(0)} MiB (load ${load()})\n`);
+          process.stdout.write(`round ${round} restart: ready ${again.ready.toFixed(0)} ms ${JSON.stringify(again.phases)} cpu ${again.cpuAtReady} ms (main ${again.mainCpuAtReady}) rss ${again.rssMiB.toFixed(0)} MiB peak ${again.peakMiB.toFixed(0)} MiB (at ready ${again.peakAtReadyMiB.toFixed(0)}) (load ${load()})\n`);
         }
       } finally {
         await rm(dir, { recursive: true, force: true });
@@ -160,7 +186,7 @@ async function main(): Promise<void> {
         if (process.env.REDIS_URL) env.REDIS_URL = process.env.REDIS_URL;
         const r = await timeStart(env);
         results.PostgreSQL!.push(r);
-        process.stdout.write(`round ${round} PostgreSQL: ready ${r.ready.toFixed(0)} ms ${JSON.stringify(r.phases)} rss ${r.rssMiB.toFixed(0)} MiB peak ${r.peakMiB.toFixed(0)} MiB (load ${load()})\n`);
+        process.stdout.write(`round ${round} PostgreSQL: ready ${r.ready.toFixed(0)} ms ${JSON.stringify(r.phases)} cpu ${r.cpuAtReady} ms (main ${r.mainCpuAtReady}) rss ${r.rssMiB.toFixed(0)} MiB peak ${r.peakMiB.toFixed(0)} MiB (at ready ${r.peakAtReadyMiB.toFixed(0)}) (load ${load()})\n`);
       } finally {
         await rm(dir, { recursive: true, force: true });
       }

@@ -156,15 +156,16 @@ export const PGLITE_SETTINGS = { shared_buffers: '16MB' } as const;
  * Opens PGlite, with the pg_trgm extension, in `<dir>/pglite` (created if missing), or in memory
  * for a `memory://` dir. Resolves nothing itself: await `waitReady` or the first query.
  * @param loadDataDir a data-folder tarball to start from instead of an empty cluster
+ * @param settings server settings beside PGLITE_SETTINGS (`name: value`; the same name replaces its value)
  */
-export function openPglite(dir: string, loadDataDir: Blob | undefined): PGlite {
+export function openPglite(dir: string, loadDataDir: Blob | undefined, settings: Readonly<Record<string, string>> = {}): PGlite {
   let dataDir = dir;
   if (!dir.startsWith('memory://')) {
     dataDir = path.join(dir, 'pglite');
     mkdirSync(dataDir, { recursive: true });
   }
   // pg_trgm ships as a separate contrib bundle in PGlite; the search indexes need it (docs/insight.md).
-  const startParams = [...PGlite.defaultStartParams, ...Object.entries(PGLITE_SETTINGS).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
+  const startParams = [...PGlite.defaultStartParams, ...Object.entries({ ...PGLITE_SETTINGS, ...settings }).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
   return new PGlite(dataDir, { extensions: { pg_trgm }, startParams, ...(loadDataDir ? { loadDataDir } : {}) });
 }
 

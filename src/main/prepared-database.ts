@@ -1,19 +1,19 @@
 /**
  * The migrated embedded database prepared at install (docs/onboarding.md, "First start"): `npm
- * install` (the `prepare` script, scripts/database-prepare.js) creates a PGlite cluster in memory,
+ * install` (the `prepare` script, scripts/database-prepare.js) creates a PGlite cluster in a temporary folder,
  * applies every migration, installs the queue's schema with every queue, subscription and schedule
- * (pg-boss, src/events/worker.ts `installQueues`) and writes its data folder as a gzipped tarball
+ * (pg-boss, src/events/worker.ts `installQueues`), stops it and writes its data folder as a gzipped tarball
  * with a manifest (the PGlite version and the migrations it holds) under `prepared/`. A first start on an empty
  * CARETAKER_DATA_DIR loads that copy instead of running initdb and every migration, and then
  * applies only the migrations added since. A copy made by another PGlite version, or holding a
  * migration this build does not know, is not used (the start creates the database as before).
  */
-import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
-import { extract } from 'tar-stream';
+import { createGunzip, createGzip } from 'node:zlib';
+import { extract, pack } from 'tar-stream';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { openPglite } from '../db/database.ts';
@@ -111,29 +111,68 @@ export async function unpackPreparedDatabase(file: string, pgliteDir: string): P
 }
 
 /**
- * Makes the prepared copy: a PGlite cluster in memory, every migration, its data folder dumped.
+ * Writes the PGlite data folder `folder` as a gzipped tarball at `file`, in the layout PGlite's
+ * `dumpDataDir` writes and its `loadDataDir` reads (each entry named `/<path inside the folder>`,
+ * directories before what they hold), so unpackPreparedDatabase and PGlite's own loader both read it.
+ */
+async function packDataFolder(folder: string, file: string): Promise<void> {
+  const tarball = pack();
+  const written = pipeline(tarball, createGzip(), createWriteStream(file));
+  const add = (rel: string): void => {
+    for (const entry of readdirSync(path.join(folder, rel), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const name = `${rel}/${entry.name}`;
+      // Owner-only, as PostgreSQL keeps its data folder.
+      if (entry.isDirectory()) {
+        tarball.entry({ name, type: 'directory', mode: 0o700 });
+        add(name);
+      } else if (entry.isFile()) {
+        tarball.entry({ name, type: 'file', mode: 0o600 }, readFileSync(path.join(folder, name)));
+      }
+    }
+  };
+  add('');
+  tarball.finalize();
+  await written;
+}
+
+/**
+ * Makes the prepared copy: a PGlite cluster in a temporary folder beside the copy, every migration
+ * and the queue's schema, closed (a clean shutdown), its data folder written as the tarball.
+ * Closed before it is written, the copy opens as a restart does. Written from the running cluster
+ * (`dumpDataDir`), it was a database that had not been shut down: every first start replayed the
+ * migrations' write-ahead log (about 8 MiB) and wrote a checkpoint before its first query
+ * (bench/README.md, "Starting, 2026-12-07").
  * @param dir where to write it (default PREPARED_DIR)
  * @returns the tarball's path and size in bytes
  */
 export async function prepareDatabase(dir = PREPARED_DIR): Promise<{ file: string; bytes: number; migrations: number }> {
-  const pglite = openPglite('memory://', undefined);
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  mkdirSync(dir, { recursive: true });
+  const work = mkdtempSync(path.join(dir, '.preparing-'));
   try {
-    const applied = await migrateToLatest(db);
-    // The queue's tables and queues with the default settings (a start with other settings updates
-    // the queues it finds different): a first start then only checks them.
-    const boss = createBoss(loadConfig({}), { db, engine: 'pglite', pglite });
-    await boss.start();
-    await installQueues(boss, loadConfig({}), backgroundHandlers(), periodicTasks());
-    await boss.stop({ graceful: false, close: false });
-    const tarball = Buffer.from(await (await pglite.dumpDataDir('gzip')).arrayBuffer());
-    mkdirSync(dir, { recursive: true });
+    // Nothing waits for the disk while the copy is made (`fsync=off`: a crash leaves no copy, the
+    // folder is removed below); PostgreSQL still writes every page at the shutdown checkpoint.
+    const pglite = openPglite(work, undefined, { fsync: 'off' });
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+    let applied: string[];
+    try {
+      applied = await migrateToLatest(db);
+      // The queue's tables and queues with the default settings (a start with other settings updates
+      // the queues it finds different): a first start then only checks them.
+      const boss = createBoss(loadConfig({}), { db, engine: 'pglite', pglite });
+      await boss.start();
+      await installQueues(boss, loadConfig({}), backgroundHandlers(), periodicTasks());
+      await boss.stop({ graceful: false, close: false });
+    } finally {
+      // Closes PGlite: PostgreSQL's shutdown checkpoint, the data folder left as a stopped server's.
+      await db.destroy();
+    }
     const file = path.join(dir, TARBALL);
-    writeFileSync(file, tarball);
+    await packDataFolder(path.join(work, 'pglite'), `${file}.partial`);
+    renameSync(`${file}.partial`, file);
     const manifest: Manifest = { pglite: pgliteVersion(), migrations: applied, created_at: new Date().toISOString() };
     writeFileSync(path.join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
-    return { file, bytes: tarball.length, migrations: applied.length };
+    return { file, bytes: statSync(file).size, migrations: applied.length };
   } finally {
-    await db.destroy();
+    rmSync(work, { recursive: true, force: true });
   }
 }

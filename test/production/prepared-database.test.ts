@@ -1,7 +1,7 @@
 /**
  * The migrated embedded database prepared at install (src/main/prepared-database.ts, docs/onboarding.md
  * "First start"): the copy holds every migration and the queue's schema with every queue, a data
- * folder loaded from it needs none, and a
+ * folder loaded from it needs none and opens as a cleanly stopped server's (no recovery), and a
  * copy made by another PGlite version or holding a migration this build does not know is not used.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -50,6 +50,11 @@ describe('the embedded database prepared at install', () => {
     const unpackedDir = await mkdtemp(path.join(tmpdir(), 'caretaker-unpacked-'));
     dirs.push(unpackedDir);
     await unpackPreparedDatabase(copy!.file, path.join(unpackedDir, 'pglite'));
+    // Packed after a clean shutdown: pg_control's state (the 32-bit value after the system
+    // identifier and the two version numbers) is DB_SHUTDOWNED (1), not DB_IN_PRODUCTION (6), so
+    // opening the copy replays no write-ahead log.
+    const control = await readFile(path.join(unpackedDir, 'pglite', 'global', 'pg_control'));
+    expect(control.readUInt32LE(16)).toBe(1);
     const unpacked = createDatabase({ dataDir: unpackedDir });
     try {
       expect((await migrationStatus(unpacked.db)).pending).toEqual([]);

@@ -4,16 +4,7 @@
  * second-factor challenge with one. The relying party is the host of CARETAKER_PUBLIC_URL and the
  * expected origin its scheme, host and port.
  */
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransportFuture,
-  type RegistrationResponseJSON,
-} from '@simplewebauthn/server';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
+import type { AuthenticationResponseJSON, AuthenticatorTransportFuture, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { AppDeps } from '../../../app-deps.ts';
 import type { Actor, AuthContext } from '../../../core/auth-context.ts';
 import { AppError, conflict, notFound } from '../../../core/errors.ts';
@@ -25,6 +16,16 @@ import { attachWebauthnChallenge, CHALLENGE_TTL_S, newPasskeyLoginChallenge, pol
 import * as repo from './two-factor.repository.ts';
 
 type Caller = Actor & { auth: AuthContext };
+
+/**
+ * @simplewebauthn/server, loaded at the first passkey request: with its X.509 and ASN.1 parsers it
+ * is about two hundred modules no other request needs, kept off the server's start
+ * (docs/operations.md "Starting").
+ */
+async function webauthn() {
+  const [server, { isoBase64URL }] = await Promise.all([import('@simplewebauthn/server'), import('@simplewebauthn/server/helpers')]);
+  return { ...server, isoBase64URL };
+}
 
 /** The relying party: id (host) and the origin the browser reports. */
 function relyingParty(deps: AppDeps): { rpID: string; origin: string } {
@@ -39,6 +40,7 @@ const transportsOf = (t: string[]) => t as AuthenticatorTransportFuture[];
  * (PublicKeyCredentialCreationOptionsJSON), its challenge kept for CHALLENGE_TTL_S.
  */
 export async function passkeyRegistrationOptions(deps: AppDeps, caller: Caller) {
+  const { generateRegistrationOptions, isoBase64URL } = await webauthn();
   const { rpID } = relyingParty(deps);
   const existing = await repo.listPasskeys(deps.db, caller.auth.userId);
   const options = await generateRegistrationOptions({
@@ -74,6 +76,7 @@ export async function passkeyRegistrationOptions(deps: AppDeps, caller: Caller) 
  * @throws 409 no options pending; 400 the answer does not verify (wrong origin, challenge, ...)
  */
 export async function registerPasskey(deps: AppDeps, caller: Caller, input: { response: Record<string, unknown>; name?: string | undefined }) {
+  const { verifyRegistrationResponse, isoBase64URL } = await webauthn();
   const now = deps.clock.now();
   const pending = await repo.latestChallenge(deps.db, caller.auth.userId, 'passkey_register', now);
   if (!pending?.webauthn_challenge) throw conflict('Ask for passkey options first (POST /api/users/me/passkeys/options)');
@@ -136,6 +139,7 @@ export async function removePasskey(deps: AppDeps, caller: Caller, uuid: string)
  * @throws 401 challenge_expired
  */
 export async function passkeyLoginOptions(deps: AppDeps, input: { challenge?: string | undefined; credential: TokenKind; remember_me?: boolean | undefined }) {
+  const { generateAuthenticationOptions } = await webauthn();
   const { rpID } = relyingParty(deps);
   if (input.challenge !== undefined) {
     const probe = await generateAuthenticationOptions({ rpID, userVerification: 'preferred' });
@@ -157,6 +161,7 @@ export async function passkeyLoginOptions(deps: AppDeps, input: { challenge?: st
  * @returns the passkey's owner, or null when it does not verify
  */
 export async function checkPasskey(deps: AppDeps, assertion: Record<string, unknown>, expectedChallenge: string, userId: number | null): Promise<number | null> {
+  const { verifyAuthenticationResponse, isoBase64URL } = await webauthn();
   const id = typeof assertion.id === 'string' ? assertion.id : null;
   if (!id) return null;
   const passkey = await repo.findPasskeyByCredential(deps.db, id);

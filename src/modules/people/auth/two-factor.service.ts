@@ -7,7 +7,6 @@
  */
 import { Secret, TOTP } from 'otpauth';
 import { randomInt } from 'node:crypto';
-import QRCode from 'qrcode';
 import type { AppDeps } from '../../../app-deps.ts';
 import { SecretBox } from '../../../lib/secret-box.ts';
 import type { Actor, AuthContext } from '../../../core/auth-context.ts';
@@ -337,6 +336,8 @@ export function accountById(deps: AppDeps, userId: number) {
 /** A new secret with its otpauth:// URI and QR code (PNG data URL) for an authenticator app. */
 async function offer(secret: string, email: string) {
   const uri = totpOf(secret, email).toString();
+  // Loaded at the first enrolment (about sixty modules), not at the server's start (docs/operations.md "Starting").
+  const { default: QRCode } = await import('qrcode');
   const qr = await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, width: 240 });
   return { secret, otpauth_uri: uri, qr_code: qr, period_s: TOTP_PERIOD_S, digits: TOTP_DIGITS };
 }

@@ -4,11 +4,22 @@
  * CSRF token (a bearer header is never sent by a browser on its own). Each request gets its own
  * server, bound to the caller, answering in JSON.
  */
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import type { AppDeps } from '../../../app-deps.ts';
 import { actorOf, requireAuth, type App } from '../../../http/route-types.ts';
-import { mcpServer, type ApiAnswer, type CallApi } from './mcp.server.ts';
+import type { ApiAnswer, CallApi } from './mcp.server.ts';
+
+/**
+ * The MCP server and its transport, loaded at the first POST /mcp: the SDK and zod are about a
+ * hundred modules no other request needs, kept off the server's start (docs/operations.md "Starting").
+ */
+async function loadMcp() {
+  const [{ mcpServer }, { WebStandardStreamableHTTPServerTransport }] = await Promise.all([
+    import('./mcp.server.ts'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+  ]);
+  return { mcpServer, WebStandardStreamableHTTPServerTransport };
+}
 
 /** The request headers the MCP transport reads. */
 const PASSED_HEADERS = ['accept', 'content-type', 'mcp-protocol-version'];
@@ -24,6 +35,7 @@ export function mcpRoutes(deps: AppDeps, routes: readonly RouteOptions[]) {
       config: { permission: 'bearer', csrf: false },
       schema: { hide: true },
       handler: async (request, reply) => {
+        const { mcpServer, WebStandardStreamableHTTPServerTransport } = await loadMcp();
         const server = mcpServer({ deps, auth: requireAuth(request), actor: actorOf(request), routes, api: apiAs(request) });
         const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         await server.connect(transport);
