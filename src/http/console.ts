@@ -71,6 +71,52 @@ export function firstViewReads(url: string): string[] {
   return [];
 }
 
+/** A chunk of Vite's build manifest (`console/dist/.vite/manifest.json`): its file and the manifest keys of the chunks it imports statically. */
+export interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  isEntry?: boolean;
+}
+
+/** The job page's module in the console's build manifest (console/src/routes.tsx loads it lazily). */
+const JOB_PAGE_MODULE = 'src/pages/job.tsx';
+
+/**
+ * The scripts a job's page needs beyond the shell's (docs/console.md "How it is built and served"),
+ * to be sent as `Link: <...>; rel=modulepreload` with the shell of `/jobs/<uuid>`, so that they
+ * download with the main script instead of once it has run: the job page's chunk and the chunks it
+ * imports statically, less those the entry already imports.
+ * @param manifest Vite's build manifest, keyed by source module or shared chunk
+ * @returns `/assets/...` paths, the page's chunk first; none when the manifest has no job page
+ */
+export function jobPageScripts(manifest: Record<string, ManifestChunk>): string[] {
+  const closure = (key: string, seen: Set<string>): Set<string> => {
+    const chunk = manifest[key];
+    if (!chunk || seen.has(key)) return seen;
+    seen.add(key);
+    for (const next of chunk.imports ?? []) closure(next, seen);
+    return seen;
+  };
+  const shell = new Set<string>();
+  for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) closure(key, shell);
+  return [...closure(JOB_PAGE_MODULE, new Set())].filter((key) => !shell.has(key)).map((key) => `/${manifest[key]!.file}`);
+}
+
+/** The build manifest of the console in `dir`, or an empty one when there is none (an older build, a test's folder). */
+async function readManifest(dir: string): Promise<Record<string, ManifestChunk>> {
+  const file = path.join(dir, '.vite', 'manifest.json');
+  if (!existsSync(file)) return {};
+  const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+  if (typeof parsed !== 'object' || parsed === null) return {};
+  const chunks: Record<string, ManifestChunk> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (typeof value !== 'object' || value === null || !('file' in value) || typeof value.file !== 'string') continue;
+    const imports = 'imports' in value && Array.isArray(value.imports) ? value.imports.filter((i: unknown): i is string => typeof i === 'string') : [];
+    chunks[key] = { file: value.file, imports, isEntry: 'isEntry' in value && value.isEntry === true };
+  }
+  return chunks;
+}
+
 /**
  * The built files served at fixed paths outside `/assets/`: [path, content type, cache-control].
  * The service worker and the manifest are revalidated on every load (`no-cache`), so a new
@@ -113,11 +159,15 @@ export type ConsoleShell = (request: FastifyRequest, reply: FastifyReply) => Pro
  */
 export async function registerConsole(app: FastifyInstance, dir: string = consoleDistDir()): Promise<ConsoleShell> {
   const indexFile = path.join(dir, 'index.html');
+  const jobScripts = jobPageScripts(await readManifest(dir));
   const sendShell = async (reply: FastifyReply, url = '/') => {
     const html = existsSync(indexFile) ? await readFile(indexFile, 'utf8') : NOT_BUILT;
     const reads = firstViewReads(url);
     // `crossorigin`: the same mode and credentials as the console's fetch, so its fetch takes the preloaded answer.
-    if (reads.length) reply.header('link', reads.map((r) => `<${r}>; rel=preload; as=fetch; crossorigin`).join(', '));
+    const links = reads.map((r) => `<${r}>; rel=preload; as=fetch; crossorigin`);
+    // A job's page: its scripts too, fetched as the module loader fetches them (CORS, same-origin credentials).
+    if (JOB_PAGE.test(url)) links.push(...jobScripts.map((s) => `<${s}>; rel=modulepreload; crossorigin`));
+    if (links.length) reply.header('link', links.join(', '));
     return reply.status(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   };
   await app.register(async (scope) => {

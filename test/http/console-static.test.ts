@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_SECTIONS, firstViewReads, isConsolePath, registerConsole, type ConsoleShell } from '../../src/http/console.ts';
+import { CONSOLE_SECTIONS, firstViewReads, isConsolePath, jobPageScripts, registerConsole, type ConsoleShell } from '../../src/http/console.ts';
 
 /** A script big enough to be worth compressing. */
 const BIG = `export const rows = [${Array.from({ length: 500 }, (_, i) => `'row ${i}'`).join(', ')}];`;
@@ -65,6 +65,35 @@ describe('console static files', () => {
     );
     for (const url of ['/', '/jobs?status=2', '/jobs/new', `/jobs/${job}?tab=notes`, '/dashboard']) expect(await link(url), url).toBeUndefined();
     expect(firstViewReads('/addresses')).toEqual([]);
+  });
+
+  it("names a job page's own scripts from Vite's build manifest, less the shell's, and sends them as modulepreload with a job page's shell", async () => {
+    const manifest = {
+      'index.html': { file: 'assets/index-a1.js', isEntry: true, imports: ['_shared-s1.js'] },
+      '_shared-s1.js': { file: 'assets/shared-s1.js' },
+      'src/pages/job.tsx': { file: 'assets/job-j1.js', isDynamicEntry: true, imports: ['index.html', '_shared-s1.js', '_small-m1.js'] },
+      '_small-m1.js': { file: 'assets/small-m1.js', imports: ['_tiny-t1.js'] },
+      '_tiny-t1.js': { file: 'assets/tiny-t1.js' },
+      'src/pages/job-notes.tsx': { file: 'assets/job-notes-n1.js', isDynamicEntry: true, imports: ['index.html'] },
+    };
+    expect(jobPageScripts(manifest)).toEqual(['/assets/job-j1.js', '/assets/small-m1.js', '/assets/tiny-t1.js']);
+    expect(jobPageScripts({})).toEqual([]);
+    const built = await mkdtemp(path.join(tmpdir(), 'console-dist-'));
+    try {
+      await mkdir(path.join(built, '.vite'));
+      await writeFile(path.join(built, 'index.html'), '<!doctype html><title>Caretaker</title>');
+      await writeFile(path.join(built, '.vite', 'manifest.json'), JSON.stringify(manifest));
+      const a = await app(built);
+      const job = '1f0c9d5e-0000-4000-8000-000000000000';
+      expect((await a.inject({ url: `/jobs/${job}` })).headers.link).toBe(
+        `</api/jobs/${job}>; rel=preload; as=fetch; crossorigin, </api/jobs/statuses>; rel=preload; as=fetch; crossorigin, </api/jobs/${job}/history>; rel=preload; as=fetch; crossorigin, ` +
+          '</assets/job-j1.js>; rel=modulepreload; crossorigin, </assets/small-m1.js>; rel=modulepreload; crossorigin, </assets/tiny-t1.js>; rel=modulepreload; crossorigin',
+      );
+      expect((await a.inject({ url: '/jobs' })).headers.link).not.toContain('modulepreload');
+      expect((await a.inject({ url: '/dashboard' })).headers.link).toBeUndefined();
+    } finally {
+      await rm(built, { recursive: true, force: true });
+    }
   });
 
   it('serves hashed assets for a year, immutable; a missing asset is 404', async () => {

@@ -6,45 +6,22 @@
  * takes no file here: the document is uploaded on the job that did the work (docs/job-files.md),
  * and the first document of a job raised by a schedule becomes the certificate by itself.
  */
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api } from '../api.ts';
 import { londonToday, longDate } from '../logic/recurrence.ts';
 import type { ComplianceItem, ComplianceType, Contractor } from '../types.ts';
 import { Button, ProblemMessage, useAction } from '../ui.tsx';
 import { addressLabel, PropertyPicker } from './property-picker.tsx';
+import { Labelled } from './labelled.tsx';
+
+// Labelled lives in labelled.tsx (without the property picker), re-exported for the pages that take it from here.
+export { Labelled };
 
 /** A heading focused (and so scrolled into view) when its form opens, for keyboard, screen-reader and phone users. */
 export function useFocusOnOpen<T extends HTMLElement>() {
   const ref = useRef<T>(null);
   useEffect(() => ref.current?.focus(), []);
   return ref;
-}
-
-/** A labelled native input, select or checkbox row with an optional hint and error. */
-export function Labelled({ label, hint, error, children, required }: { label: string; hint?: string; error?: string | null; required?: boolean; children: (id: string, describedBy?: string) => ReactNode }) {
-  const id = useId();
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="field">
-      <label htmlFor={id}>
-        {label}
-        {required ? <span aria-hidden="true"> *</span> : null}
-      </label>
-      {children(id, describedBy)}
-      {hint ? (
-        <p className="hint" id={hintId}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field-error" id={errorId}>
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
 }
 
 /** The contractor <select> options: "Not recorded" first. */

@@ -10,15 +10,12 @@
 import { useCallback, useEffect, useEffectEvent, useRef, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { api } from '../api.ts';
-import { useLiveEvents } from '../live.ts';
 import { useSession } from '../session.tsx';
 import type { Thread, ThreadMessage } from '../types.ts';
 import { Button, ProblemMessage, useAction, useLoad } from '../ui.tsx';
+import type { Conversations } from './job-threads.tsx';
 
 type Audience = Thread['audience'];
-
-/** The permission that opens the conversation endpoints. */
-export const CONVERSATIONS_PERMISSION = 'api.jobs.conversations.manage';
 
 /** Each thread named in the people's words. */
 export const THREAD_NAMES: Record<Audience, string> = {
@@ -68,45 +65,6 @@ export function emptyThreadText(audience: Audience, staff: boolean): string {
   if (!staff) return 'No messages yet. Write to the agency below; they see it straight away and their answer shows here and by e-mail.';
   if (audience === 'internal') return 'No messages yet. Write below to other agency staff; tenants, contractors and landlords never see this thread.';
   return `No messages yet. Write to ${OTHER_SIDE[audience]} below; they get it by e-mail and can reply to it.`;
-}
-
-/** The threads of a job and a counter that moves when a live event says a thread changed. */
-export interface Conversations {
-  threads: ReturnType<typeof useLoad<Thread[]>>;
-  /** Bumped on each live conversation event; the open thread refetches its messages when it moves. */
-  tick: number;
-}
-
-/**
- * Loads the caller's threads of job `jobUuid` (none without the permission) and refetches them when
- * a live event says a message was posted or a note added (notes show in threads), or on `resync`.
- */
-export function useConversations(jobUuid: string): Conversations {
-  const session = useSession();
-  const allowed = session.permissions.has(CONVERSATIONS_PERMISSION);
-  const threads = useLoad(['jobs', jobUuid, 'threads', allowed], async () =>
-    allowed ? (await api.GET('/api/jobs/{uuid}/threads', { params: { path: { uuid: jobUuid } } })).data!.data : [],
-  );
-  const [tick, setTick] = useState(0);
-  useLiveEvents(allowed ? jobUuid : null, (e) => {
-    if (e.type === 'conversation.message_posted' || e.type === 'job.note_added' || e.type === 'resync') {
-      threads.reload();
-      setTick((n) => n + 1);
-    }
-  });
-  return { threads, tick };
-}
-
-/** The tab's label: "Messages" and, when some are unread, a badge "2 unread". */
-export function MessagesTabLabel({ threads }: { threads: Thread[] | null }) {
-  const unread = (threads ?? []).reduce((n, t) => n + t.unread_count, 0);
-  return (
-    <>
-      Messages
-      {unread > 0 ? ' ' : null}
-      {unread > 0 ? <span className="badge badge-unread">{`${unread} unread`}</span> : null}
-    </>
-  );
 }
 
 /**

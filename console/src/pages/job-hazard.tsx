@@ -15,7 +15,7 @@ import { api } from '../api.ts';
 import { useSession } from '../session.tsx';
 import type { RequestBody } from '../types.ts';
 import { Button, formatLondonDate, formatLondonDateTime, ProblemMessage, useAction, useLoad } from '../ui.tsx';
-import { Labelled } from './compliance-forms.tsx';
+import { Labelled } from './labelled.tsx';
 import { Notice } from './people-forms.tsx';
 
 type Milestone = 'made_safe' | 'investigated' | 'works_started' | 'further_works_started' | 'works_completed';

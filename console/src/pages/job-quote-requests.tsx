@@ -16,7 +16,7 @@ import { poundsToPence } from '../logic/money.ts';
 import { useSession } from '../session.tsx';
 import type { RequestBody } from '../types.ts';
 import { Button, formatLondonDate, formatLondonDateTime, formatPence, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
-import { Labelled } from './compliance-forms.tsx';
+import { Labelled } from './labelled.tsx';
 import { Notice } from './people-forms.tsx';
 
 const ENTRY_STATES: Record<string, string> = { invited: 'Asked, no answer yet', quoted: 'Quoted', declined: 'Cannot quote', awarded: 'Awarded', not_awarded: 'Not chosen' };

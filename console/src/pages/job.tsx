@@ -8,8 +8,8 @@
  * they wait on the phone, are shown as waiting, and are sent when the connection is back
  * (docs/console.md "On a phone: the installable app").
  */
-import { useVisitPlan, VisitPanel } from './visit.tsx';
-import { Tab, TabList, TabPanel, Tabs, type Key } from 'react-aria-components';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import { useVisitPlan } from './visit-plan.ts';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { useLiveEvents } from '../live.ts';
 import { api } from '../api.ts';
@@ -18,19 +18,62 @@ import { shareWords } from '../logic/landlords.ts';
 import { longDate } from '../logic/recurrence.ts';
 import { useSession } from '../session.tsx';
 import { formatDateTime, formatLondonDateTime, PageTitle, ProblemMessage, useLoad } from '../ui.tsx';
-import { ConversationsPanel, CONVERSATIONS_PERMISSION, MessagesTabLabel, useConversations } from './job-conversations.tsx';
-import { Documents } from './job-files.tsx';
-import { JobMoney } from './job-money.tsx';
-import { QuoteRequests, WorksOrderLinks } from './job-outside.tsx';
+import { CONVERSATIONS_PERMISSION, MessagesTabLabel, useConversations } from './job-threads.tsx';
 import { SlaBadge, StatusBadge } from './jobs.tsx';
 import { useReloadWhenSent } from './job-waiting.ts';
 import { jobReads } from './job-reads.ts';
 import { Actions } from './job-actions.tsx';
-import { Photos } from './job-photos.tsx';
-import { Notes } from './job-notes.tsx';
 import { OwningAgent } from './job-agent.tsx';
-import { JobManage, LinkedJobs, PriceEstimate } from './job-manage.tsx';
-import { HazardPanel } from './job-hazard.tsx';
+import { Tab, TabList, TabPanel, Tabs } from '../tabs.tsx';
+
+// The job page's first view is its title, details and "What next". The visit panel, the tabs'
+// contents and the staff's management and hazard sections are chunks of their own, loaded once the
+// first view has been painted (the visit, the first tab, the staff's sections) or when a tab is
+// opened, so that a job page opened first downloads only what it shows first (docs/console.md
+// "How it is built and served").
+const VisitPanel = lazy(async () => ({ default: (await import('./visit.tsx')).VisitPanel }));
+const Photos = lazy(async () => ({ default: (await import('./job-photos.tsx')).Photos }));
+const Documents = lazy(async () => ({ default: (await import('./job-files.tsx')).Documents }));
+const Notes = lazy(async () => ({ default: (await import('./job-notes.tsx')).Notes }));
+const ConversationsPanel = lazy(async () => ({ default: (await import('./job-conversations.tsx')).ConversationsPanel }));
+const JobMoney = lazy(async () => ({ default: (await import('./job-money.tsx')).JobMoney }));
+const QuoteRequests = lazy(async () => ({ default: (await import('./job-quote-requests.tsx')).QuoteRequests }));
+const WorksOrderLinks = lazy(async () => ({ default: (await import('./job-outside.tsx')).WorksOrderLinks }));
+const JobManage = lazy(async () => ({ default: (await import('./job-manage.tsx')).JobManage }));
+const LinkedJobs = lazy(async () => ({ default: (await import('./job-manage.tsx')).LinkedJobs }));
+const PriceEstimate = lazy(async () => ({ default: (await import('./job-manage.tsx')).PriceEstimate }));
+const HazardPanel = lazy(async () => ({ default: (await import('./job-hazard.tsx')).HazardPanel }));
+
+/** What a tab shows while its chunk downloads. */
+const TAB_LOADING = <p className="loading">Loading…</p>;
+
+/** Whether a job page has been painted in this tab of the browser: from then on its chunks are wanted at once (the first tab opened again shows without waiting a frame). */
+let jobPainted = false;
+
+/**
+ * Its children once the page around it has been painted (a frame later: after the next animation
+ * frame and a task), `fallback` (default nothing) until then and until their chunk has come: for
+ * the parts of the job page below "What next", so that their chunks are asked for after the first
+ * paint of the job rather than before it.
+ */
+function AfterFirstPaint({ children, fallback = null }: { children: ReactNode; fallback?: ReactNode }) {
+  const [painted, setPainted] = useState(jobPainted);
+  useEffect(() => {
+    if (painted) return;
+    let task: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      task = setTimeout(() => {
+        jobPainted = true;
+        setPainted(true);
+      }, 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      if (task !== undefined) clearTimeout(task);
+    };
+  }, [painted]);
+  return painted ? <Suspense fallback={fallback}>{children}</Suspense> : fallback;
+}
 
 const TABS = ['photos', 'notes', 'messages', 'money', 'links'];
 
@@ -159,15 +202,21 @@ export function JobPage() {
             {j.description ? <p className="description">{j.description}</p> : null}
           </section>
           {statuses.data ? <Actions job={j} statuses={statuses.data} onChanged={reloadAll} onTab={setTab} /> : null}
-          <VisitPanel
-            jobUuid={uuid}
-            party={session.party}
-            onChanged={reloadAll}
-            daySlot={j.scheduled_for ? { day: longDate(j.scheduled_for), slot: j.time_range } : null}
-          />
-          {session.party === 'staff' ? <JobManage job={j} onChanged={reloadAll} /> : null}
-          {session.party === 'staff' ? <HazardPanel jobUuid={uuid} /> : null}
-          <Tabs className="tabs" selectedKey={tab} onSelectionChange={(k: Key) => setTab(String(k))}>
+          <AfterFirstPaint>
+            <VisitPanel
+              jobUuid={uuid}
+              party={session.party}
+              onChanged={reloadAll}
+              daySlot={j.scheduled_for ? { day: longDate(j.scheduled_for), slot: j.time_range } : null}
+            />
+          </AfterFirstPaint>
+          {session.party === 'staff' ? (
+            <AfterFirstPaint>
+              <JobManage job={j} onChanged={reloadAll} />
+              <HazardPanel jobUuid={uuid} />
+            </AfterFirstPaint>
+          ) : null}
+          <Tabs className="tabs" selectedKey={tab} onSelectionChange={setTab}>
             <TabList aria-label="Job sections">
               <Tab id="photos" className="tab">
                 Photos and documents
@@ -192,28 +241,38 @@ export function JobPage() {
               ) : null}
             </TabList>
             <TabPanel id="photos" className="tab-panel">
-              <Photos uuid={uuid} reference={j.reference} />
-              <Documents uuid={uuid} />
+              <AfterFirstPaint fallback={TAB_LOADING}>
+                <Photos uuid={uuid} reference={j.reference} />
+                <Documents uuid={uuid} />
+              </AfterFirstPaint>
             </TabPanel>
             <TabPanel id="notes" className="tab-panel">
-              <Notes uuid={uuid} reference={j.reference} />
+              <Suspense fallback={TAB_LOADING}>
+                <Notes uuid={uuid} reference={j.reference} />
+              </Suspense>
             </TabPanel>
             {messagesTab ? (
               <TabPanel id="messages" className="tab-panel">
-                <ConversationsPanel jobUuid={uuid} conversations={conversations} />
+                <Suspense fallback={TAB_LOADING}>
+                  <ConversationsPanel jobUuid={uuid} conversations={conversations} />
+                </Suspense>
               </TabPanel>
             ) : null}
             {session.party !== 'tenant' ? (
               <TabPanel id="money" className="tab-panel">
-                <JobMoney jobUuid={uuid} statusId={j.status_id} contractorUuid={j.contractor_uuid} />
-                {session.party === 'staff' ? <QuoteRequests jobUuid={uuid} /> : null}
-                {session.party === 'staff' ? <PriceEstimate jobUuid={uuid} /> : null}
+                <Suspense fallback={TAB_LOADING}>
+                  <JobMoney jobUuid={uuid} statusId={j.status_id} contractorUuid={j.contractor_uuid} />
+                  {session.party === 'staff' ? <QuoteRequests jobUuid={uuid} /> : null}
+                  {session.party === 'staff' ? <PriceEstimate jobUuid={uuid} /> : null}
+                </Suspense>
               </TabPanel>
             ) : null}
             {session.party === 'staff' ? (
               <TabPanel id="links" className="tab-panel">
-                <WorksOrderLinks jobUuid={uuid} hasContractor={Boolean(j.contractor_uuid)} />
-                <LinkedJobs jobUuid={uuid} />
+                <Suspense fallback={TAB_LOADING}>
+                  <WorksOrderLinks jobUuid={uuid} hasContractor={Boolean(j.contractor_uuid)} />
+                  <LinkedJobs jobUuid={uuid} />
+                </Suspense>
               </TabPanel>
             ) : null}
           </Tabs>

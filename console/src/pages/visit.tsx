@@ -11,31 +11,13 @@ import { useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { londonIso, londonParts } from '../logic/london.ts';
 import type { Party } from '../logic/transitions.ts';
-import { Button, ProblemMessage, useAction, useLoad } from '../ui.tsx';
-
-interface Span { starts_at: string; ends_at: string; label: string }
-interface Plan {
-  job_uuid: string; reference: string; title: string; status_id: number; status: string; contractor_name: string | null;
-  windows: (Span & { uuid: string; given_by: string })[];
-  visit: (Span & { uuid: string; booked_by: string; reminder_sent_at: string | null }) | null;
-  free_slots: Span[];
-  missed: (Span & { uuid: string; missed_by: string; note: string | null; missed_at: string })[];
-  rules: { max_windows: number; horizon_days: number; min_minutes: number; max_hours: number };
-}
-type SpanInput = { starts_at: string; ends_at: string };
+import { Button, ProblemMessage, useAction } from '../ui.tsx';
+import { useVisitPlan, type Plan, type SpanInput } from './visit-plan.ts';
 
 const ASSIGNED = 4;
 const SCHEDULED = 5;
 const BEFORE_WORK = [1, 2, 3, 4, 5];
 const MISSED_TEXT: Record<string, string> = { tenant: 'the tenant was not in', contractor: 'the contractor did not come' };
-
-/**
- * The job's visit plan (GET /api/jobs/{uuid}/visit), under the key the job page's details share,
- * so the page reads it once.
- */
-export function useVisitPlan(jobUuid: string) {
-  return useLoad(['jobs', jobUuid, 'visit'], async () => (await api.GET('/api/jobs/{uuid}/visit', { params: { path: { uuid: jobUuid } } })).data!.data as Plan);
-}
 
 /** The day and slot booked at assignment ("Mon 7 Dec 2026, Afternoon"), when no visit with a time is. */
 export interface DaySlot {
