@@ -268,34 +268,17 @@ from "branches"
 where "agency_id" = $1 and "closed_at" is null;
 
 -- placementFacts(db, shape, values)
-select ($1)::int as "agency_id", (select "id"
-from "branches"
-where "uuid" = $2 and "agency_id" = $3) as "branch_id", (select "agency_id"
-from "branches"
-where "uuid" = $4 and "agency_id" = $5) as "branch_agency_id", (select closed_at is not null as "c"
-from "branches"
-where "uuid" = $6 and "agency_id" = $7) as "branch_closed", coalesce((select array_agg(id
-order by id) as "ids"
-from "branches"
-where "agency_id" = $8 and "closed_at" is null), '{}'::int[]) as "open_branch_ids", (select "id"
-from "addresses"
-where "uuid" = $9 and "agency_id" = $10) as "address_id", (select "branch_id"
-from "addresses"
-where "uuid" = $11 and "agency_id" = $12) as "address_branch_id", (select "id"
-from "tenants"
-where "uuid" = $13 and "agency_id" = $14 and "erased_at" is null) as "tenant_id", coalesce((select array_agg(a.id
-order by a.id) as "ids"
-from "tenant_addresses" as "ta"
-inner join "addresses" as "a" on "a"."id" = "ta"."address_id"
-where "ta"."tenant_id" = $15), '{}'::int[]) as "own_address_ids", coalesce((select array_agg(a.branch_id
-order by a.id) as "ids"
-from "tenant_addresses" as "ta"
-inner join "addresses" as "a" on "a"."id" = "ta"."address_id"
-where "ta"."tenant_id" = $16), '{}'::int[]) as "own_address_branch_ids", exists (select "id"
+select "ag"."agency_id", "b"."id" as "branch_id", "b"."agency_id" as "branch_agency_id", b.closed_at is not null as "branch_closed", '{}'::int[] as "open_branch_ids", "ad"."id" as "address_id", "ad"."branch_id" as "address_branch_id", "tn"."id" as "tenant_id", '{}'::int[] as "own_address_ids", '{}'::int[] as "own_address_branch_ids", exists (select "id"
 from "job_types"
-where "id" = $17) as "job_type_found", exists (select "id"
+where "id" = $1) as "job_type_found", exists (select "id"
 from "trades"
-where "id" = $18 and ("agency_id" is null or "agency_id" = $19)) as "trade_found";
+where "id" = $2 and ("agency_id" is null or "agency_id" = "ag"."agency_id")) as "trade_found"
+from (select ((select "agency_id"
+from "branches"
+where "uuid" = $3))::int as "agency_id") as "ag"
+left join "branches" as "b" on "b"."uuid" = $4 and "b"."agency_id" = "ag"."agency_id"
+left join "addresses" as "ad" on "ad"."uuid" = $5 and "ad"."agency_id" = "ag"."agency_id"
+left join "tenants" as "tn" on "tn"."uuid" = $6 and "tn"."agency_id" = "ag"."agency_id" and "tn"."erased_at" is null;
 
 -- updateJobFields(db, id, set)
 update "jobs"

@@ -19,7 +19,7 @@ export interface Placement {
 
 const TENANT_FORBIDDEN_FIELDS = ['branch_uuid', 'tenant_uuid', 'estimated_cost_pence', 'agreed_cost_pence'] as const;
 
-/** The ids of the body a placement read resolves (null where the body names none). */
+/** The references of the body a placement read resolves (null where the body names none). */
 function namedIn(input: CreateJobInput) {
   return {
     branchUuid: input.branch_uuid || null,
@@ -27,6 +27,14 @@ function namedIn(input: CreateJobInput) {
     tenantUuid: input.tenant_uuid || null,
     jobTypeId: input.job_type_id ?? null,
     tradeId: input.trade_id ?? null,
+  };
+}
+
+/** Which references a placement read resolves: those the body names. */
+function shapeOf(agencyFrom: repo.PlacementShape['agencyFrom'], named: ReturnType<typeof namedIn>): repo.PlacementShape {
+  return {
+    agencyFrom,
+    named: { branch: named.branchUuid !== null, address: named.addressUuid !== null, tenant: named.tenantUuid !== null, jobType: named.jobTypeId !== null, trade: named.tradeId !== null },
   };
 }
 
@@ -42,7 +50,8 @@ function checkLookups(input: CreateJobInput, facts: repo.PlacementFacts): void {
 
 async function placeForTenant(db: DbOrTrx, tenantId: number, input: CreateJobInput): Promise<Placement> {
   for (const f of TENANT_FORBIDDEN_FIELDS) if (input[f] !== undefined) throw invalidParam(f);
-  const facts = await repo.placementFacts(db, 'tenant', { ...namedIn(input), agencyId: null, tenantId });
+  const named = namedIn(input);
+  const facts = await repo.placementFacts(db, shapeOf('tenant', named), { ...named, agencyId: null, tenantId });
   if (facts.agency_id === null) throw notFound('Tenant');
   let address: { id: number; branchId: number | null };
   if (input.address_uuid) {
@@ -78,7 +87,8 @@ export async function placeJob(db: DbOrTrx, auth: AuthContext, input: CreateJobI
   if (!input.branch_uuid && scope.kind !== 'branch' && scope.kind !== 'agency') throw invalidParam('branch_uuid');
   // The agency the references are resolved in: the caller's, or for SysOps the named branch's.
   const agencyId = scope.kind === 'all' ? null : auth.agencyId;
-  const facts = await repo.placementFacts(db, agencyId === null ? 'branch' : 'agency', { ...namedIn(input), agencyId, tenantId: null });
+  const named = namedIn(input);
+  const facts = await repo.placementFacts(db, shapeOf(agencyId === null ? 'branch' : 'caller', named), { ...named, agencyId, tenantId: null });
   let branchId: number;
   if (input.branch_uuid) {
     if (facts.branch_id === null || facts.branch_closed) throw notFound('Branch');

@@ -394,10 +394,15 @@ export { findTenantRef as findTenant } from '../../people/tenants/index.ts';
 export { findContractorRef as findContractor } from '../../people/contractors/index.ts';
 
 /**
- * How the agency of a new job is known when its placement is read: the caller's own (`agency`),
- * the named branch's for SysOps (`branch`), or the reporting tenant's (`tenant`).
+ * What decides a placement read's text: where the job's agency comes from (the caller's own,
+ * `caller`; the named branch's for SysOps, `branch`; the reporting tenant's, `tenant`) and which
+ * references the body names: only those are read (without a branch, the agency's open branches are
+ * read instead, to choose one).
  */
-export type PlacementShape = 'agency' | 'branch' | 'tenant';
+export interface PlacementShape {
+  agencyFrom: 'caller' | 'branch' | 'tenant';
+  named: { branch: boolean; address: boolean; tenant: boolean; jobType: boolean; trade: boolean };
+}
 
 /** The values of a placement read; a uuid or id not given is null (it then matches nothing). */
 export interface PlacementValues {
@@ -434,32 +439,40 @@ export interface PlacementFacts {
 }
 
 const PLACEMENT_FACTS = new PreparedQuery('placement_facts', (db, shape: PlacementShape, p: Params<PlacementValues>) => {
-  // The job's agency, as a value or a one-row subquery, used by every lookup below.
-  const agency = shape === 'agency' ? p('agencyId')
-    : shape === 'branch' ? db.selectFrom('branches').select('agency_id').where('uuid', '=', p('branchUuid'))
+  const { named } = shape;
+  // The job's agency: a value, or a one-row subquery; every reference is joined inside it.
+  const agency = shape.agencyFrom === 'caller' ? p('agencyId')
+    : shape.agencyFrom === 'branch' ? db.selectFrom('branches').select('agency_id').where('uuid', '=', p('branchUuid'))
       : db.selectFrom('tenants').select('agency_id').where('id', '=', p('tenantId'));
-  const branch = db.selectFrom('branches').where('uuid', '=', p('branchUuid')).where('agency_id', '=', agency);
-  const address = db.selectFrom('addresses').where('uuid', '=', p('addressUuid')).where('agency_id', '=', agency);
+  // A reference the body does not name is not read: its join matches nothing.
+  const nothing = sql<boolean>`false`;
+  const noIds = sql<number[]>`'{}'::int[]`;
   const own = db.selectFrom('tenant_addresses as ta').innerJoin('addresses as a', 'a.id', 'ta.address_id').where('ta.tenant_id', '=', p('tenantId'));
-  return db.selectNoFrom((eb) => [
-    sql<number | null>`(${agency})::int`.as('agency_id'),
-    branch.select('id').as('branch_id'),
-    branch.select('agency_id').as('branch_agency_id'),
-    branch.select(sql<boolean>`closed_at is not null`.as('c')).as('branch_closed'),
-    eb.fn.coalesce(
-      eb.selectFrom('branches').select(sql<number[]>`array_agg(id order by id)`.as('ids')).where('agency_id', '=', agency).where('closed_at', 'is', null),
-      sql<number[]>`'{}'::int[]`,
-    ).as('open_branch_ids'),
-    address.select('id').as('address_id'),
-    address.select('branch_id').as('address_branch_id'),
-    eb.selectFrom('tenants').select('id').where('uuid', '=', p('tenantUuid')).where('agency_id', '=', agency).where('erased_at', 'is', null).as('tenant_id'),
-    eb.fn.coalesce(own.select(sql<number[]>`array_agg(a.id order by a.id)`.as('ids')), sql<number[]>`'{}'::int[]`).as('own_address_ids'),
-    eb.fn.coalesce(own.select(sql<Array<number | null>>`array_agg(a.branch_id order by a.id)`.as('ids')), sql<Array<number | null>>`'{}'::int[]`).as('own_address_branch_ids'),
-    eb.exists(eb.selectFrom('job_types').select('id').where('id', '=', p('jobTypeId'))).as('job_type_found'),
-    eb.exists(
-      eb.selectFrom('trades').select('id').where('id', '=', p('tradeId')).where((t) => t.or([t('agency_id', 'is', null), t('agency_id', '=', agency)])),
-    ).as('trade_found'),
-  ]);
+  return db
+    .selectFrom(db.selectNoFrom(sql<number | null>`(${agency})::int`.as('agency_id')).as('ag'))
+    .leftJoin('branches as b', (j) => (named.branch ? j.on('b.uuid', '=', p('branchUuid')).onRef('b.agency_id', '=', 'ag.agency_id') : j.on(nothing)))
+    .leftJoin('addresses as ad', (j) => (named.address ? j.on('ad.uuid', '=', p('addressUuid')).onRef('ad.agency_id', '=', 'ag.agency_id') : j.on(nothing)))
+    .leftJoin('tenants as tn', (j) => (named.tenant ? j.on('tn.uuid', '=', p('tenantUuid')).onRef('tn.agency_id', '=', 'ag.agency_id').on('tn.erased_at', 'is', null) : j.on(nothing)))
+    .select((eb) => [
+      'ag.agency_id',
+      'b.id as branch_id',
+      'b.agency_id as branch_agency_id',
+      sql<boolean | null>`b.closed_at is not null`.as('branch_closed'),
+      named.branch ? noIds.as('open_branch_ids') : eb.fn.coalesce(
+        eb.selectFrom('branches as ob').select(sql<number[]>`array_agg(ob.id order by ob.id)`.as('ids')).whereRef('ob.agency_id', '=', 'ag.agency_id').where('ob.closed_at', 'is', null),
+        noIds,
+      ).as('open_branch_ids'),
+      'ad.id as address_id',
+      'ad.branch_id as address_branch_id',
+      'tn.id as tenant_id',
+      shape.agencyFrom !== 'tenant' ? noIds.as('own_address_ids') : eb.fn.coalesce(own.select(sql<number[]>`array_agg(a.id order by a.id)`.as('ids')), noIds).as('own_address_ids'),
+      shape.agencyFrom !== 'tenant' ? sql<Array<number | null>>`'{}'::int[]`.as('own_address_branch_ids')
+        : eb.fn.coalesce(own.select(sql<Array<number | null>>`array_agg(a.branch_id order by a.id)`.as('ids')), sql<Array<number | null>>`'{}'::int[]`).as('own_address_branch_ids'),
+      named.jobType ? eb.exists(eb.selectFrom('job_types').select('id').where('id', '=', p('jobTypeId'))).as('job_type_found') : nothing.as('job_type_found'),
+      named.trade
+        ? eb.exists(eb.selectFrom('trades').select('id').where('id', '=', p('tradeId')).where((t) => t.or([t('agency_id', 'is', null), t('agency_id', '=', t.ref('ag.agency_id'))]))).as('trade_found')
+        : nothing.as('trade_found'),
+    ]);
 });
 
 /**
@@ -468,7 +481,8 @@ const PLACEMENT_FACTS = new PreparedQuery('placement_facts', (db, shape: Placeme
  * body inside it, its open branches, a reporting tenant's own addresses, and whether the job type
  * and the trade are known to it.
  * @param shape where the agency comes from: the caller (`agencyId`), the branch (SysOps, by
- *   `branchUuid`) or the tenant (`tenantId`)
+ *   `branchUuid`) or the tenant (`tenantId`), and which references the body names (only those
+ *   are read; a `*_found` of one not named is false)
  */
 export async function placementFacts(db: DbOrTrx, shape: PlacementShape, values: PlacementValues): Promise<PlacementFacts> {
   const [row] = await PLACEMENT_FACTS.run(db, shape, values);
