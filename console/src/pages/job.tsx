@@ -24,28 +24,19 @@ import { useReloadWhenSent } from './job-waiting.ts';
 import { jobReads } from './job-reads.ts';
 import { Actions } from './job-actions.tsx';
 import { OwningAgent } from './job-agent.tsx';
-import { Tab, TabList, TabPanel, Tabs } from '../tabs.tsx';
+import type { JobTab } from './job-tabs.tsx';
 
-// The job page's first view is its title, details and "What next". The visit panel, the tabs'
-// contents and the staff's management and hazard sections are chunks of their own, loaded once the
-// first view has been painted (the visit, the first tab, the staff's sections) or when a tab is
-// opened, so that a job page opened first downloads only what it shows first (docs/console.md
-// "How it is built and served").
+// The job page's first view is its title, details and "What next". The visit panel, the tabs
+// (job-tabs.tsx) and the staff's management and hazard sections are chunks of their own, loaded
+// once the first view has been painted, and each tab's contents when the tab is first shown, so
+// that a job page opened first downloads only what it shows first (docs/console.md "How it is
+// built and served").
 const VisitPanel = lazy(async () => ({ default: (await import('./visit.tsx')).VisitPanel }));
-const Photos = lazy(async () => ({ default: (await import('./job-photos.tsx')).Photos }));
-const Documents = lazy(async () => ({ default: (await import('./job-files.tsx')).Documents }));
-const Notes = lazy(async () => ({ default: (await import('./job-notes.tsx')).Notes }));
-const ConversationsPanel = lazy(async () => ({ default: (await import('./job-conversations.tsx')).ConversationsPanel }));
-const JobMoney = lazy(async () => ({ default: (await import('./job-money.tsx')).JobMoney }));
-const QuoteRequests = lazy(async () => ({ default: (await import('./job-quote-requests.tsx')).QuoteRequests }));
-const WorksOrderLinks = lazy(async () => ({ default: (await import('./job-outside.tsx')).WorksOrderLinks }));
 const JobManage = lazy(async () => ({ default: (await import('./job-manage.tsx')).JobManage }));
-const LinkedJobs = lazy(async () => ({ default: (await import('./job-manage.tsx')).LinkedJobs }));
-const PriceEstimate = lazy(async () => ({ default: (await import('./job-manage.tsx')).PriceEstimate }));
 const HazardPanel = lazy(async () => ({ default: (await import('./job-hazard.tsx')).HazardPanel }));
-
-/** What a tab shows while its chunk downloads. */
-const TAB_LOADING = <p className="loading">Loading…</p>;
+// The tabs (react-aria-components' Tabs, with their collection and selection code) and through
+// them each tab's panel.
+const JobTabs = lazy(async () => ({ default: (await import('./job-tabs.tsx')).JobTabs }));
 
 /** Whether a job page has been painted in this tab of the browser: from then on its chunks are wanted at once (the first tab opened again shows without waiting a frame). */
 let jobPainted = false;
@@ -100,6 +91,13 @@ export function JobPage() {
   const conversations = useConversations(uuid);
   const plan = useVisitPlan(uuid);
   const messagesTab = session.permissions.has(CONVERSATIONS_PERMISSION);
+  const tabs: JobTab[] = [
+    { id: 'photos', label: 'Photos and documents' },
+    { id: 'notes', label: 'Notes' },
+    ...(messagesTab ? [{ id: 'messages', label: <MessagesTabLabel threads={conversations.threads.data} /> }] : []),
+    ...(session.party !== 'tenant' ? [{ id: 'money', label: 'Quotes and invoices' }] : []),
+    ...(session.party === 'staff' ? [{ id: 'links', label: 'Links' }] : []),
+  ];
   const j = job.data;
   if (!j) {
     return (
@@ -216,66 +214,9 @@ export function JobPage() {
               <HazardPanel jobUuid={uuid} />
             </AfterFirstPaint>
           ) : null}
-          <Tabs className="tabs" selectedKey={tab} onSelectionChange={setTab}>
-            <TabList aria-label="Job sections">
-              <Tab id="photos" className="tab">
-                Photos and documents
-              </Tab>
-              <Tab id="notes" className="tab">
-                Notes
-              </Tab>
-              {messagesTab ? (
-                <Tab id="messages" className="tab">
-                  <MessagesTabLabel threads={conversations.threads.data} />
-                </Tab>
-              ) : null}
-              {session.party !== 'tenant' ? (
-                <Tab id="money" className="tab">
-                  Quotes and invoices
-                </Tab>
-              ) : null}
-              {session.party === 'staff' ? (
-                <Tab id="links" className="tab">
-                  Links
-                </Tab>
-              ) : null}
-            </TabList>
-            <TabPanel id="photos" className="tab-panel">
-              <AfterFirstPaint fallback={TAB_LOADING}>
-                <Photos uuid={uuid} reference={j.reference} />
-                <Documents uuid={uuid} />
-              </AfterFirstPaint>
-            </TabPanel>
-            <TabPanel id="notes" className="tab-panel">
-              <Suspense fallback={TAB_LOADING}>
-                <Notes uuid={uuid} reference={j.reference} />
-              </Suspense>
-            </TabPanel>
-            {messagesTab ? (
-              <TabPanel id="messages" className="tab-panel">
-                <Suspense fallback={TAB_LOADING}>
-                  <ConversationsPanel jobUuid={uuid} conversations={conversations} />
-                </Suspense>
-              </TabPanel>
-            ) : null}
-            {session.party !== 'tenant' ? (
-              <TabPanel id="money" className="tab-panel">
-                <Suspense fallback={TAB_LOADING}>
-                  <JobMoney jobUuid={uuid} statusId={j.status_id} contractorUuid={j.contractor_uuid} />
-                  {session.party === 'staff' ? <QuoteRequests jobUuid={uuid} /> : null}
-                  {session.party === 'staff' ? <PriceEstimate jobUuid={uuid} /> : null}
-                </Suspense>
-              </TabPanel>
-            ) : null}
-            {session.party === 'staff' ? (
-              <TabPanel id="links" className="tab-panel">
-                <Suspense fallback={TAB_LOADING}>
-                  <WorksOrderLinks jobUuid={uuid} hasContractor={Boolean(j.contractor_uuid)} />
-                  <LinkedJobs jobUuid={uuid} />
-                </Suspense>
-              </TabPanel>
-            ) : null}
-          </Tabs>
+          <AfterFirstPaint fallback={<TabsPlaceholder tabs={tabs} selected={tab} />}>
+            <JobTabs tabs={tabs} selected={tab} onSelect={setTab} jobUuid={uuid} job={j} party={session.party} conversations={conversations} />
+          </AfterFirstPaint>
         </div>
         <section aria-labelledby="timeline" className="timeline">
           <h2 id="timeline">History</h2>
@@ -303,6 +244,29 @@ export function JobPage() {
         </p>
       )}
     </>
+  );
+}
+
+/**
+ * What stands in the tabs' place until their chunk (pages/job-tabs.tsx) has come: the same strip
+ * of labels, the selected one marked, and "Loading…" below, drawn with the tabs' own classes so
+ * that nothing moves when the tabs arrive. Hidden from assistive technology: it is not yet
+ * something to use, and the tabs replace it a frame after the first paint.
+ */
+function TabsPlaceholder({ tabs, selected }: { tabs: JobTab[]; selected: string }) {
+  return (
+    <div className="tabs" aria-hidden="true">
+      <div className="tab-strip">
+        {tabs.map((t) => (
+          <div key={t.id} className="tab" data-selected={t.id === selected || undefined}>
+            {t.label}
+          </div>
+        ))}
+      </div>
+      <div className="tab-panel">
+        <p className="loading">Loading…</p>
+      </div>
+    </div>
   );
 }
 
