@@ -284,7 +284,7 @@ interface DeriveValues {
  * named prepared statement (src/db/prepared.ts): the register's read runs it on every request.
  */
 const DERIVE = new PreparedQuery('compliance_derive', (db, shape: { agency: boolean; address: boolean }, p: Params<DeriveValues>) => {
-  const query = sql`
+  return sql`
     insert into compliance_items (uuid, agency_id, address_id, type_id, derived, created_at, updated_at)
     select gen_random_uuid(), a.agency_id, a.id, t.id, true, ${p('now')}, ${p('now')}
     from addresses a
@@ -295,7 +295,6 @@ const DERIVE = new PreparedQuery('compliance_derive', (db, shape: { agency: bool
       and ${APPLIES_SQL}
       and not exists (select 1 from compliance_items i where i.address_id = a.id and i.type_id = t.id)
     on conflict (address_id, type_id) do nothing`;
-  return query;
 });
 
 /**
@@ -513,7 +512,7 @@ const REGISTER = new PreparedQuery('compliance_register', (db, shape: RegisterSh
   const statusWhere = shape.status ? sql`r.status = ${p('status')}` : sql`true`;
   const order = sortOrderSql(REGISTER_SORT_KEYS[shape.sort], shape.order, 'r.id');
   const counts = sql.join(COMPLIANCE_STATUSES.map((s) => sql`(count(*) filter (where status = ${sql.lit(s)}))::int`));
-  const query = sql<RegisterRow & { register_totals: number[] }>`
+  return sql<RegisterRow & { register_totals: number[] }>`
     with base as materialized (${registerBase(shape, p)}),
     totals as (select array[${counts}] as register_totals from base),
     page as (select r.id, r.certificate_id, r.status from base r where ${statusWhere} order by ${order} limit ${p('limit')} offset ${p('offset')})
@@ -536,7 +535,6 @@ const REGISTER = new PreparedQuery('compliance_register', (db, shape: RegisterSh
       left join job_files f on f.id = l.job_file_id
     ) r on true
     order by ${order}`;
-  return query;
 });
 
 /**

@@ -43,7 +43,7 @@ function shapeOf(agencyFrom: repo.PlacementShape['agencyFrom'], named: ReturnTyp
  * like a missing one.
  * @throws 400 naming job_type_id or trade_id
  */
-function checkLookups(input: CreateJobInput, facts: repo.PlacementFacts): void {
+function checkNamedLookups(input: CreateJobInput, facts: repo.PlacementFacts): void {
   if (input.job_type_id !== undefined && !facts.job_type_found) throw invalidParam('job_type_id');
   if (input.trade_id != null && !facts.trade_found) throw invalidParam('trade_id');
 }
@@ -64,7 +64,7 @@ async function placeForTenant(db: DbOrTrx, tenantId: number, input: CreateJobInp
   }
   const branchId = address.branchId ?? facts.open_branch_ids[0];
   if (branchId === undefined) throw notFound('Branch');
-  checkLookups(input, facts);
+  checkNamedLookups(input, facts);
   return { agencyId: facts.agency_id, branchId, addressId: address.id, tenantId };
 }
 
@@ -105,6 +105,6 @@ export async function placeJob(db: DbOrTrx, auth: AuthContext, input: CreateJobI
   if (facts.agency_id === null) throw notFound('Branch');
   if (input.address_uuid && facts.address_id === null) throw notFound('Address');
   if (input.tenant_uuid && facts.tenant_id === null) throw notFound('Tenant');
-  checkLookups(input, facts);
+  checkNamedLookups(input, facts);
   return { agencyId: facts.agency_id, branchId, addressId: facts.address_id, tenantId: facts.tenant_id };
 }
