@@ -102,29 +102,33 @@ describe('docs/walkthroughs.http', () => {
     };
     /**
      * Paths answering text/event-stream (GET /api/events/stream): the answer never ends by itself,
-     * so it is read until the stream says `ready` (or ends, for a refusal), then let go.
+     * and an injected request sees nothing of a hijacked reply until it ends, so these go over a
+     * real socket (the app listening on a free port) and are read until the stream says `ready`
+     * (or ends, for a refusal), then let go. A 200 that never says `ready` within 5 s is a violation.
      */
     const STREAMS = new Set<string>();
+    let listening: string | undefined;
     const readStream = async (options: InjectOptions): Promise<LightMyRequestResponse> => {
-      const res = await t.app.inject({ ...options, payloadAsStream: true });
-      const stream = res.stream();
-      const chunks: Buffer[] = [];
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-        const timer = setTimeout(done, 5_000);
-        stream.on('data', (c: Buffer) => {
-          chunks.push(c);
-          if (Buffer.concat(chunks).toString('utf8').includes('"type":"ready"')) done();
-        });
-        stream.on('end', done);
-        stream.on('error', done);
-      });
-      const rawPayload = Buffer.concat(chunks);
-      const body = rawPayload.toString('utf8');
-      return { statusCode: res.statusCode, headers: res.headers, rawPayload, body, payload: body, json: () => JSON.parse(body) } as unknown as LightMyRequestResponse;
+      listening ??= await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), 5_000);
+      const res = await fetch(`${listening}${String(options.url)}`, { method: String(options.method), headers: options.headers as Record<string, string>, signal: controller.signal });
+      let body = '';
+      try {
+        const decoder = new TextDecoder();
+        for await (const chunk of res.body ?? []) {
+          body += decoder.decode(chunk, { stream: true });
+          if (body.includes('"type":"ready"')) break;
+        }
+      } catch (err) {
+        if (!controller.signal.aborted) throw err;
+      } finally {
+        clearTimeout(timer);
+        controller.abort();
+      }
+      if (res.status === 200 && !body.includes('"type":"ready"')) violations.push(`${String(options.method)} ${String(options.url)} -> 200: the stream did not say ready within 5 s`);
+      const rawPayload = Buffer.from(body, 'utf8');
+      return { statusCode: res.status, headers: Object.fromEntries(res.headers), rawPayload, body, payload: body, json: () => JSON.parse(body) } as unknown as LightMyRequestResponse;
     };
     beforeAll(async () => {
       t = await buildTestApp();
