@@ -104,7 +104,7 @@ export async function migrationStatus(db: Db): Promise<MigrationStatus> {
  *   tables stayed locked by other transactions for LOCK_GIVE_UP_MS
  */
 export async function migrateToLatest(db: Db, options: MigrateOptions = {}): Promise<string[]> {
-  const status = await migrationStatus(db);
+  const status = options.status ?? (await migrationStatus(db));
   if (status.pending.length === 0) return [];
   if (status.newer.length > 0) {
     throw new Error(
@@ -156,6 +156,12 @@ export interface MigrateOptions {
   lockTablesFirst?: boolean;
   /** Called when a try could not lock the tables and another follows (attempt counts from 1). */
   onLockWait?: (attempt: number) => void;
+  /**
+   * What migrationStatus has just read, when the caller has it (start reads it to say what it
+   * will do), so it is not read twice. Another instance migrating meanwhile changes nothing: the
+   * migrator reads the applied ones again under the lock.
+   */
+  status?: MigrationStatus;
 }
 
 /** A migration's own error, carried out of the transaction so that it rolls back. */

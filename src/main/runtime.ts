@@ -141,7 +141,7 @@ export async function openRuntime(
   if (pending > 0) progress(`migrating the database: ${pending} migration${pending === 1 ? '' : 's'} to apply`);
   else if (status.newer.length > 0) progress(`the database is ${status.newer.length} migration(s) ahead of this build (a newer release): serving on it unchanged`);
   // Another instance may have applied some meanwhile (it held the lock): only ours are named.
-  const online = { lockTablesFirst: database.engine === 'postgres', onLockWait: (n: number) => progress(`the tables are in use: locking them again (try ${n + 1})`) };
+  const online = { status, lockTablesFirst: database.engine === 'postgres', onLockWait: (n: number) => progress(`the tables are in use: locking them again (try ${n + 1})`) };
   for (const name of await migrateToLatest(database.db, online)) progress(`applied ${name} (${migrationClass(name).phase})`);
   if (pending > 0) progress('database migrated');
   await syncBuiltinRoles(database.db, clock.now());
