@@ -447,12 +447,19 @@ const PLACEMENT_FACTS = new PreparedQuery('placement_facts', (db, shape: Placeme
   // A reference the body does not name is not read: its join matches nothing.
   const nothing = sql<boolean>`false`;
   const noIds = sql<number[]>`'{}'::int[]`;
-  const own = db.selectFrom('tenant_addresses as ta').innerJoin('addresses as a', 'a.id', 'ta.address_id').where('ta.tenant_id', '=', p('tenantId'));
+  // A reporting tenant's own addresses and their branches, both arrays from one aggregate (joined for tenants only).
+  const forTenant = shape.agencyFrom === 'tenant';
+  const own = db
+    .selectFrom('tenant_addresses as ta')
+    .innerJoin('addresses as a', 'a.id', 'ta.address_id')
+    .where('ta.tenant_id', '=', p('tenantId'))
+    .select([sql<number[] | null>`array_agg(a.id order by a.id)`.as('ids'), sql<Array<number | null> | null>`array_agg(a.branch_id order by a.id)`.as('branch_ids')]);
   return db
     .selectFrom(db.selectNoFrom(sql<number | null>`(${agency})::int`.as('agency_id')).as('ag'))
     .leftJoin('branches as b', (j) => (named.branch ? j.on('b.uuid', '=', p('branchUuid')).onRef('b.agency_id', '=', 'ag.agency_id') : j.on(nothing)))
     .leftJoin('addresses as ad', (j) => (named.address ? j.on('ad.uuid', '=', p('addressUuid')).onRef('ad.agency_id', '=', 'ag.agency_id') : j.on(nothing)))
     .leftJoin('tenants as tn', (j) => (named.tenant ? j.on('tn.uuid', '=', p('tenantUuid')).onRef('tn.agency_id', '=', 'ag.agency_id').on('tn.erased_at', 'is', null) : j.on(nothing)))
+    .$if(forTenant, (q) => q.leftJoinLateral(own.as('own'), (j) => j.onTrue()))
     .select((eb) => [
       'ag.agency_id',
       'b.id as branch_id',
@@ -465,9 +472,8 @@ const PLACEMENT_FACTS = new PreparedQuery('placement_facts', (db, shape: Placeme
       'ad.id as address_id',
       'ad.branch_id as address_branch_id',
       'tn.id as tenant_id',
-      shape.agencyFrom !== 'tenant' ? noIds.as('own_address_ids') : eb.fn.coalesce(own.select(sql<number[]>`array_agg(a.id order by a.id)`.as('ids')), noIds).as('own_address_ids'),
-      shape.agencyFrom !== 'tenant' ? sql<Array<number | null>>`'{}'::int[]`.as('own_address_branch_ids')
-        : eb.fn.coalesce(own.select(sql<Array<number | null>>`array_agg(a.branch_id order by a.id)`.as('ids')), sql<Array<number | null>>`'{}'::int[]`).as('own_address_branch_ids'),
+      forTenant ? sql<number[]>`coalesce(own.ids, '{}')`.as('own_address_ids') : noIds.as('own_address_ids'),
+      forTenant ? sql<Array<number | null>>`coalesce(own.branch_ids, '{}')`.as('own_address_branch_ids') : sql<Array<number | null>>`'{}'::int[]`.as('own_address_branch_ids'),
       named.jobType ? eb.exists(eb.selectFrom('job_types').select('id').where('id', '=', p('jobTypeId'))).as('job_type_found') : nothing.as('job_type_found'),
       named.trade
         ? eb.exists(eb.selectFrom('trades').select('id').where('id', '=', p('tradeId')).where((t) => t.or([t('agency_id', 'is', null), t('agency_id', '=', t.ref('ag.agency_id'))]))).as('trade_found')
