@@ -106,6 +106,14 @@ export async function restoreCommand(config: Readonly<Config>, opts: { from: str
   const dbDir = path.join(config.dataDir, 'pglite');
   const filesDir = path.join(config.dataDir, 'files');
 
+  // A running server refuses the restore at once, before the backup is read and opened (seconds
+  // of work on a large backup); it is asked again below, just before anything is touched.
+  const running = `caretaker restore: a server answers at ${opts.url}: stop it first (the embedded database has one owner); ${untouched}`;
+  if (await serverAnswers(opts.url)) {
+    err(running);
+    return 1;
+  }
+
   // 1. Read and check everything; nothing there is touched yet.
   const backup = await readBackup(opts.from);
   if (typeof backup === 'string') {
@@ -128,7 +136,7 @@ export async function restoreCommand(config: Readonly<Config>, opts: { from: str
   }
   out(`Backup of ${manifest.created_at} checked: the database copy opens (${manifest.migrations.length} migrations, row counts as recorded), ${manifest.files.length} files with their SHA-256.`);
   if (await serverAnswers(opts.url)) {
-    err(`caretaker restore: a server answers at ${opts.url}: stop it first (the embedded database has one owner); ${untouched}`);
+    err(running);
     return 1;
   }
 
