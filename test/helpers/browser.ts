@@ -17,26 +17,65 @@ import { freePort } from './process.ts';
 /** The system Chromium, or undefined when it is not installed. */
 export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 
-/** Starts headless Chromium with the flags this machine needs (no sandbox as root, no background networking). */
-export function launchBrowser(): Promise<Browser> {
+/**
+ * Starts headless Chromium with the flags this machine needs (no sandbox as root, no background
+ * networking). `handleSIGTERM` as Playwright's launch option (default true: a SIGTERM closes the
+ * browser, and the process does not exit of it).
+ */
+export function launchBrowser(handleSIGTERM = true): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
+    handleSIGTERM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
 }
 
+/** The worker process's Chromium, shared by the browser files it runs one after the other (workerBrowser). */
+let shared: Promise<Browser> | undefined;
+
+/**
+ * The Chromium of this Vitest worker process: launched at the first call (launchBrowser), then the
+ * same for every later file the worker runs (files share module state: `isolate: false` in
+ * vitest.config.ts), launched again when it has gone (crashed or closed). It is closed when the
+ * worker ends: on Vitest's SIGTERM it is closed and the signal raised again (the process then ends
+ * as it would have), on the process's exit Playwright kills it (docs/architecture.md, "Tests").
+ */
+export async function workerBrowser(): Promise<Browser> {
+  const running = await shared?.catch(() => undefined);
+  if (running?.isConnected()) return running;
+  if (!shared) process.once('SIGTERM', closeWorkerBrowser);
+  shared = launchBrowser(false);
+  return shared;
+}
+
+/** SIGTERM's listener (workerBrowser): closes the worker's browser, then raises SIGTERM again with no listener left, which ends the process. */
+function closeWorkerBrowser(): void {
+  const browser = shared;
+  shared = undefined;
+  void (browser ? browser.then((b) => b.close()) : Promise.resolve())
+    .catch(() => undefined)
+    .finally(() => process.kill(process.pid, 'SIGTERM'));
+}
+
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/** Runs axe-core on the page (WCAG 2.0/2.1/2.2 A and AA) and returns the violations as readable lines. */
+/**
+ * Runs axe-core on the page (WCAG 2.0/2.1/2.2 A and AA) and returns the violations as readable
+ * lines. axe is added to the page once per document (a console page moved by the router keeps it).
+ * Only the violations are gathered in full (axe's `resultTypes` option): axe then skips the
+ * selectors of the passed, incomplete and inapplicable nodes, which are not read here; every rule
+ * still runs on every node.
+ */
 export async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE);
   const result = await page.evaluate(async () => {
     const axe = (
       globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }
     ).axe;
     return axe.run((globalThis as unknown as { document: unknown }).document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+      resultTypes: ['violations'],
     });
   });
   return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -96,24 +135,25 @@ export interface ConsolePageOptions {
 }
 
 /**
- * The browser side of one browser test file: the Chromium it launches, the contexts its tests
- * open, and one teardown for them all. Typical use:
+ * The browser side of one browser test file: the worker's Chromium (workerBrowser, shared with the
+ * other browser files the worker runs), the contexts its tests open, and one teardown for them
+ * all. Typical use:
  *
  *   const session = new BrowserSession();
  *   beforeAll(async () => { ...; await session.launch(); });
  *   afterAll(() => session.close(t));
  *   it('...', async () => { const page = await session.signedIn(baseUrl, email, PHONE); ... });
  *
- * Contexts a file opens itself (other options, no sign-in) are closed with the rest once passed to
- * `track`.
+ * Every context of the browser is closed by `close`, also those a file opened itself without
+ * `track`: a worker runs one file at a time, so they are all this file's.
  */
 export class BrowserSession {
   #browser: Browser | undefined;
   readonly #contexts: BrowserContext[] = [];
 
-  /** Starts headless Chromium (launchBrowser) and keeps it for the file's tests; call once, in beforeAll. */
+  /** Takes the worker's Chromium (workerBrowser, launched if none runs) for the file's tests; call once, in beforeAll. */
   async launch(): Promise<Browser> {
-    this.#browser = await launchBrowser();
+    this.#browser = await workerBrowser();
     return this.#browser;
   }
 
@@ -153,13 +193,13 @@ export class BrowserSession {
   }
 
   /**
-   * The file's teardown: closes the kept contexts (one that fails to close is passed over: closing
-   * the browser ends it), then the browser, then each of `after` in the order given (the test app,
-   * other servers), skipping those never made.
+   * The file's teardown: closes the kept contexts and every other context of the browser (one that
+   * fails to close is passed over), leaving the browser running for the worker's next file, then
+   * each of `after` in the order given (the test app, other servers), skipping those never made.
    */
   async close(...after: Array<{ close(): Promise<unknown> } | undefined>): Promise<void> {
-    for (const context of this.#contexts.splice(0)) await context.close().catch(() => undefined);
-    await this.#browser?.close();
+    const contexts = new Set([...this.#contexts.splice(0), ...(this.#browser?.contexts() ?? [])]);
+    for (const context of contexts) await context.close().catch(() => undefined);
     for (const item of after) await item?.close();
   }
 }
