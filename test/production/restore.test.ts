@@ -166,4 +166,23 @@ describe.skipIf(skipWithout(!process.env.DATABASE_URL, 'caretaker restore is for
     await rm(moved, { recursive: true, force: true });
     expect(await jobTitles()).toEqual(['Before the backup']);
   }, 300_000);
+
+  it('restores a backup that holds no file (local storage): the files folder is in place, empty', async () => {
+    const dir = await copyOfBackup();
+    const manifestPath = path.join(dir, 'manifest.json');
+    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { files: unknown[] };
+    manifest.files = [];
+    await writeFile(manifestPath, JSON.stringify(manifest, null, 2));
+    await rm(path.join(dir, 'files'), { recursive: true, force: true });
+    expect(await restore(dir), lines.err.join('\n')).toBe(0);
+    expect(lines.out).toContain('Files: 0 restored to local storage, each hash verified.');
+    expect(await readdir(path.join(world.dataDir, 'files'))).toEqual([]);
+    // The backup's credentials ended: its owner signs in again and finds the backup's job.
+    await withApp(config, async (app) => {
+      const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: world.admin.email, password: world.admin.password } });
+      token = login.json().token as string;
+    });
+    expect(await jobTitles()).toEqual(['Before the backup']);
+    await rm(path.dirname(dir), { recursive: true, force: true });
+  }, 300_000);
 });

@@ -161,6 +161,8 @@ export async function restoreCommand(config: Readonly<Config>, opts: { from: str
     if (staged) return await fail(`${staged.problem} (staged in ${staging}); ${untouched}`, staged.lines);
     // Local storage: staged too. S3: the backup's objects are written to the bucket now; a stored
     // file's key is never reused for other content, so this adds objects and changes none.
+    // The staged folder exists even when the backup holds no file: step 3 moves it into place.
+    if (local) await mkdir(path.join(staging, 'files'), { recursive: true });
     const target = local ? new LocalFileStore(path.join(staging, 'files')) : store;
     const { problems } = await copyFiles(backupFiles, target, manifest.files);
     if (problems.length > 0) return await fail(`${problems.length} file(s) could not be written to ${target.driver} storage as recorded; ${untouched}`, problems.map((p) => `  ${p.key}: ${p.problem}`));
