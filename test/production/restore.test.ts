@@ -60,14 +60,18 @@ describe.skipIf(skipWithout(!process.env.DATABASE_URL, 'caretaker restore is for
     return restoreCommand(config, { from, url: NO_SERVER }, print.out, print.err);
   };
   const leftovers = async () => (await readdir(world.dataDir)).filter((n) => n.includes('before-restore') || n.startsWith('restoring-'));
+  /** Signs the admin in on `app` (again after a restore, which ends every credential of the backup) and keeps the new token. */
+  const signIn = async (app: Awaited<ReturnType<typeof buildApp>>) => {
+    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: world.admin.email, password: world.admin.password } });
+    token = login.json().token as string;
+  };
 
   beforeAll(async () => {
     world = await createProcessWorld('pglite');
     config = loadConfig({ CARETAKER_DATA_DIR: world.dataDir, LOG_LEVEL: 'silent', CARETAKER_COOKIE_SECURE: 'true' });
     // Before the backup: a job with its document, and a token.
     await withApp(config, async (app) => {
-      const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: world.admin.email, password: world.admin.password } });
-      token = login.json().token as string;
+      await signIn(app);
       const csrf = async () => (await app.inject({ method: 'GET', url: '/api/security/csrf-token', headers: auth() })).json().data.token as string;
       const job = await app.inject({ method: 'POST', url: '/api/jobs/manage', headers: { ...auth(), 'x-csrf-token': await csrf() }, payload: { title: 'Before the backup', priority: 2 } });
       expect(job.statusCode, job.body).toBe(201);
@@ -136,8 +140,7 @@ describe.skipIf(skipWithout(!process.env.DATABASE_URL, 'caretaker restore is for
     await withApp(config, async (app) => {
       expect((await app.inject({ method: 'GET', url: '/api/auth/me', headers: auth() })).statusCode).toBe(401);
       // The backup's data is back, and its owner signs in again.
-      const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: world.admin.email, password: world.admin.password } });
-      token = login.json().token as string;
+      await signIn(app);
     });
     expect(await jobTitles()).toEqual(['Before the backup']);
   }, 300_000);
@@ -178,10 +181,7 @@ describe.skipIf(skipWithout(!process.env.DATABASE_URL, 'caretaker restore is for
     expect(lines.out).toContain('Files: 0 restored to local storage, each hash verified.');
     expect(await readdir(path.join(world.dataDir, 'files'))).toEqual([]);
     // The backup's credentials ended: its owner signs in again and finds the backup's job.
-    await withApp(config, async (app) => {
-      const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: world.admin.email, password: world.admin.password } });
-      token = login.json().token as string;
-    });
+    await withApp(config, signIn);
     expect(await jobTitles()).toEqual(['Before the backup']);
     await rm(path.dirname(dir), { recursive: true, force: true });
   }, 300_000);

@@ -143,6 +143,7 @@ export async function restoreCommand(config: Readonly<Config>, opts: { from: str
   // 2. Build the new database and files in a staging folder beside the current ones.
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const staging = path.join(config.dataDir, `restoring-${stamp}`);
+  const stagedFiles = path.join(staging, 'files');
   const store = createFileStore(config, filesDir);
   const local = store.driver === 'local';
   const fail = async (what: string, extra: string[] = []): Promise<number> => {
@@ -162,8 +163,8 @@ export async function restoreCommand(config: Readonly<Config>, opts: { from: str
     // Local storage: staged too. S3: the backup's objects are written to the bucket now; a stored
     // file's key is never reused for other content, so this adds objects and changes none.
     // The staged folder exists even when the backup holds no file: step 3 moves it into place.
-    if (local) await mkdir(path.join(staging, 'files'), { recursive: true });
-    const target = local ? new LocalFileStore(path.join(staging, 'files')) : store;
+    if (local) await mkdir(stagedFiles, { recursive: true });
+    const target = local ? new LocalFileStore(stagedFiles) : store;
     const { problems } = await copyFiles(backupFiles, target, manifest.files);
     if (problems.length > 0) return await fail(`${problems.length} file(s) could not be written to ${target.driver} storage as recorded; ${untouched}`, problems.map((p) => `  ${p.key}: ${p.problem}`));
   } catch (e) {
@@ -186,7 +187,7 @@ export async function restoreCommand(config: Readonly<Config>, opts: { from: str
       else await rm(filesDir, { recursive: true, force: true });
     }
     await move(path.join(staging, 'pglite'), dbDir);
-    if (local) await move(path.join(staging, 'files'), filesDir);
+    if (local) await move(stagedFiles, filesDir);
     writeDatabaseMarker(config.dataDir, { at: new Date().toISOString(), how: 'restored', from: path.resolve(opts.from) });
   } catch (e) {
     const undone: string[] = [];
