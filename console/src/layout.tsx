@@ -8,7 +8,7 @@
 import { Suspense, useEffect, useRef, useState, type MouseEvent as ReactMouseEvent } from 'react';
 import { Link, Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { describeRemaining, sessionTimes } from './logic/session.ts';
-import { HeaderSearch } from './pages/search.tsx';
+import { HeaderSearch } from './pages/header-search.tsx';
 import { discardOutbox } from './outbox.ts';
 import { OfflineBanner, useOutbox } from './phone.tsx';
 import { useSession } from './session.tsx';

@@ -1,36 +1,14 @@
 /**
- * Global search (GET /api/search, docs/insight.md): the header's search box for staff, and the
- * results page `/search?q=...&page=2` with each hit's type, title, subtitle and highlighted
- * snippet, linked to its console page where there is one (logic/search.ts).
+ * Global search (GET /api/search, docs/insight.md): the results page `/search?q=...&page=2` with
+ * each hit's type, title, subtitle and highlighted snippet, linked to its console page where there
+ * is one (logic/search.ts). Loaded with its route; the header's search box is header-search.tsx.
  */
-import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { pageCount, PAGE_SIZE } from '../logic/job-filters.ts';
 import { consolePathOf, SEARCH_TYPES, snippetParts, type SearchType } from '../logic/search.ts';
 import { useSession } from '../session.tsx';
 import { Pager, PageTitle, ProblemMessage, useLoad } from '../ui.tsx';
-
-/** The search box in the header; submitting opens `/search?q=...`. */
-export function HeaderSearch() {
-  const navigate = useNavigate();
-  const [search] = useSearchParams();
-  const [q, setQ] = useState('');
-  useEffect(() => setQ(search.get('q') ?? ''), [search]);
-  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    if (q.trim()) navigate(`/search?q=${encodeURIComponent(q.trim())}`);
-  };
-  return (
-    <form className="header-search" role="search" aria-label="Everything" onSubmit={onSubmit}>
-      <label htmlFor="global-search">Search everything</label>
-      <input id="global-search" type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="Job, tenant, postcode, invoice…" maxLength={200} />
-      <button type="submit" className="btn btn-secondary">
-        Go
-      </button>
-    </form>
-  );
-}
 
 /** The search results page. */
 export function SearchPage() {
