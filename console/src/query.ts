@@ -11,10 +11,12 @@
  * - No refetch on window focus or on reconnect: the live updates (live.ts) refetch what changed,
  *   and a refetch nobody asked for re-renders a page under the user's hands.
  * - `staleTime: 0`: a page opened again shows what was cached and refetches it at once.
+ *
+ * After a write, a page refreshes what it changed with `refreshAfterWrite`.
  */
 // From query-core (the same classes @tanstack/react-query re-exports): this module stays free of
 // React, so the Node tests check these defaults without React's types in the server's program.
-import { QueryClient, type DefaultOptions } from '@tanstack/query-core';
+import { QueryClient, type DefaultOptions, type QueryKey } from '@tanstack/query-core';
 import { describeProblem } from './logic/errors.ts';
 
 /** How many times a failed read is tried again (only when the problem says retrying helps). */
@@ -48,3 +50,20 @@ export function createQueryClient(): QueryClient {
 
 /** The console's client, provided in App.tsx. */
 export const queryClient = createQueryClient();
+
+/**
+ * After a write: every query under `key` (e.g. `['branches']`, every page of every branch list) is
+ * read again, and a read still on its way, sent before the write, is dropped rather than left to
+ * answer with what was there before. TanStack's `invalidateQueries` alone cancels a read in flight
+ * only when its query already holds data: a list whose first read had not yet answered when the
+ * form beside it was sent kept that first answer, without the new row. So the reads in flight are
+ * cancelled first (`cancelQueries`, as TanStack Query's guide to optimistic updates does), then the
+ * queries invalidated, which reads again those a page shows.
+ * @param client the console's client (`queryClient`), or a test's
+ * @param key the start of the keys to read again
+ * @returns when the new reads have answered
+ */
+export async function refreshAfterWrite(client: QueryClient, key: QueryKey): Promise<void> {
+  await client.cancelQueries({ queryKey: key });
+  await client.invalidateQueries({ queryKey: key });
+}

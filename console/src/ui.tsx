@@ -5,7 +5,7 @@
  * (`useLoad`, on TanStack Query: query.ts).
  */
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
-import { hashKey, keepPreviousData, useQuery, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { hashKey, keepPreviousData, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import {
   Button as AriaButton,
   Dialog,
@@ -164,7 +164,10 @@ export interface Loaded<T> {
    * treats it as still loading: the record before is not the record asked for.
    */
   placeholder: boolean;
-  /** Loads again (every component showing the same key gets the new data). */
+  /**
+   * Loads again (every component showing the same key gets the new data); a read still on its way
+   * is dropped first, as it may have left before the write the reload follows.
+   */
   reload: () => void;
 }
 
@@ -201,7 +204,14 @@ export function useLoad<T>(first: QueryKey | (() => Promise<T>), second: (() => 
   useEffect(() => void prefetched.delete(hash), [hash]);
   const { error, refetch } = query;
   const problem = useMemo(() => (error ? describeProblem(error, navigator.onLine) : null), [error]);
-  const reload = useCallback(() => void refetch(), [refetch]);
+  // A reload mostly follows a write: a read of this key still on its way may have left before the
+  // write, and TanStack's refetch would wait for it when it is the first (the key holds no data yet),
+  // so it is dropped first (as refreshAfterWrite, query.ts).
+  const client = useQueryClient();
+  const reload = useCallback(
+    () => void client.cancelQueries({ predicate: (q) => q.queryHash === hash }).then(() => refetch()),
+    [client, hash, refetch],
+  );
   return { data: (query.data ?? null) as T | null, problem, loading: query.isFetching, placeholder: query.isPlaceholderData, reload };
 }
 

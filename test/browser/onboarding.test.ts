@@ -85,10 +85,28 @@ describe.skipIf(!CHROMIUM)(TITLE, () => {
     await admin.goto(`${baseUrl}/dashboard`);
     await admin.getByRole('heading', { name: 'Set up your agency' }).waitFor();
     await checkAndShoot(admin, '2-admin-setup-checklist');
+    // The list's first read is answered by the server at once but reaches the page only after the
+    // new branch's POST has been answered: a read on its way when a write lands (as on a loaded
+    // machine) must not be the list's last word.
+    const branchesList = (url: URL) => url.pathname === '/api/admin/branches';
+    let branchAdded!: () => void;
+    const added = new Promise<void>((resolve) => (branchAdded = resolve));
+    let held = false;
+    admin.on('response', (r) => {
+      if (r.request().method() === 'POST' && branchesList(new URL(r.url()))) branchAdded();
+    });
+    await admin.route(branchesList, async (route) => {
+      if (held || route.request().method() !== 'GET') return route.continue();
+      held = true;
+      const response = await route.fetch();
+      await added;
+      await route.fulfill({ response });
+    });
     await admin.goto(`${baseUrl}/branches`);
     await admin.getByLabel('Branch name').fill('Leeds');
     await admin.getByRole('button', { name: 'Add branch' }).click();
     await admin.getByRole('cell', { name: 'Leeds', exact: true }).waitFor();
+    await admin.unroute(branchesList);
 
     await admin.goto(`${baseUrl}/imports`);
     await importFile(admin, 'addresses', 'properties.csv', /3 to create, 0 to update, 0 unchanged, 3 with errors/, 'line3, is_communal', '3-import-dry-run');

@@ -2,11 +2,12 @@
  * The console's query defaults (console/src/query.ts, docs/console.md "Stack and why"): reads run
  * even when the browser says it is offline (the page shows its offline problem), are tried once
  * more only when retrying can help (429, 5xx, no connection), never on a 4xx, and nothing refetches
- * on focus or reconnect.
+ * on focus or reconnect; after a write, a list's first read still on its way does not stand as its
+ * answer (refreshAfterWrite).
  */
-import { onlineManager } from '@tanstack/query-core';
+import { onlineManager, QueryObserver, type QueryClient } from '@tanstack/query-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createQueryClient, MAX_RETRIES, QUERY_DEFAULTS, RETRY_DELAY_MS, shouldRetry } from '../../console/src/query.ts';
+import { createQueryClient, MAX_RETRIES, QUERY_DEFAULTS, refreshAfterWrite, RETRY_DELAY_MS, shouldRetry } from '../../console/src/query.ts';
 
 /** An error as the typed client throws it. */
 function httpError(status: number): Error & { status: number } {
@@ -73,5 +74,45 @@ describe('console: query defaults', () => {
     ).rejects.toBeInstanceOf(TypeError);
     expect(calls).toBe(2);
     client.clear();
+  });
+
+  /**
+   * A list shown by a page (an observer) whose first read is on its way when a row is added: the
+   * read was sent before the write, so it answers without the row, after the write has been made.
+   * Returns the rows the page shows once `refresh` and every read have settled.
+   */
+  async function listAfterWrite(refresh: (client: QueryClient) => Promise<void>): Promise<string[]> {
+    const client = createQueryClient();
+    let rows = ['York'];
+    let answerFirst!: () => void;
+    const firstAnswered = new Promise<void>((resolve) => (answerFirst = resolve));
+    let reads = 0;
+    const observer = new QueryObserver<string[]>(client, {
+      queryKey: ['branches', 'page', { p: 1 }],
+      queryFn: async () => {
+        reads += 1;
+        const seen = [...rows];
+        if (reads === 1) await firstAnswered;
+        return seen;
+      },
+    });
+    const shown: string[][] = [];
+    const unsubscribe = observer.subscribe((r) => {
+      if (r.data) shown.push(r.data);
+    });
+    rows = [...rows, 'Leeds'];
+    const refreshed = refresh(client);
+    answerFirst();
+    await refreshed;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    unsubscribe();
+    client.clear();
+    return shown.at(-1) ?? [];
+  }
+
+  it('after a write, a list whose first read was still on its way shows the new row', async () => {
+    expect(await listAfterWrite((client) => refreshAfterWrite(client, ['branches']))).toEqual(['York', 'Leeds']);
+    // Why the cancel comes first: TanStack's invalidation alone keeps that first read's answer.
+    expect(await listAfterWrite((client) => client.invalidateQueries({ queryKey: ['branches'] }))).toEqual(['York']);
   });
 });

@@ -5,7 +5,7 @@
  * branches and the activity log. Contractors, tenants, properties and users are created and
  * edited on the pages of people-forms.tsx, reached by each list's "New ..." button and "Edit" links.
  */
-import { useState, type FormEvent, type ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { Form } from 'react-aria-components';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
@@ -18,7 +18,7 @@ import { DataTable, type Column } from '../table.tsx';
 import { useSession } from '../session.tsx';
 import { AddBranch } from './onboarding.tsx';
 import { useSharingToggle } from './agent-sharing.ts';
-import { queryClient } from '../query.ts';
+import { queryClient, refreshAfterWrite } from '../query.ts';
 import { useGrantableRoles } from './people-forms.tsx';
 import { NewLink, useEditColumn } from './people-forms.tsx';
 
@@ -267,7 +267,7 @@ export function UsersPage() {
       form.reset();
       setSearch(new URLSearchParams({ invited: String(f.get('email') ?? '') }));
       // The list and its count on this page show the new person at once, without a reload.
-      await queryClient.invalidateQueries({ queryKey: ['users'] });
+      await refreshAfterWrite(queryClient, ['users']);
     });
   };
   return (
@@ -343,12 +343,14 @@ export function UsersPage() {
 /** Branches of the agency. */
 export function BranchesPage() {
   const session = useSession();
-  const [version, setVersion] = useState(0);
+  // After a branch is added or changed, every list of branches reads again, and a read sent before
+  // the write is dropped (refreshAfterWrite). Mounting the table again, as before, gave it the
+  // answer of such a read still on its way: the list stayed without the new branch.
+  const changed = () => void refreshAfterWrite(queryClient, ['branches']);
   return (
     <>
       <PageTitle>Branches</PageTitle>
       <ListTable<Branch, SortOf<'/api/admin/branches'>>
-        key={version}
         label="branches"
         rowKey={(r) => r.uuid}
         empty={<p>No branches yet. An agency's first branch is made with the agency; add more below.</p>}
@@ -366,11 +368,11 @@ export function BranchesPage() {
           { header: 'Shares jobs', key: true, cell: (r) => (r.sharing_enabled ? 'yes' : 'no') },
           { header: 'Status', key: true, cell: (r) => (r.closed_at ? `closed ${formatDate(r.closed_at)}` : 'open') },
           ...(session.permissions.has('api.admin.branches.manage')
-            ? [{ header: 'Actions', key: true, cell: (r: Branch) => <BranchActions branch={r} onChanged={() => setVersion((v) => v + 1)} /> }]
+            ? [{ header: 'Actions', key: true, cell: (r: Branch) => <BranchActions branch={r} onChanged={changed} /> }]
             : []),
         ]}
       />
-      {session.permissions.has('api.admin.branches.manage') && session.me?.agency_uuid ? <AddBranch onAdded={() => setVersion((v) => v + 1)} /> : null}
+      {session.permissions.has('api.admin.branches.manage') && session.me?.agency_uuid ? <AddBranch onAdded={changed} /> : null}
     </>
   );
 }

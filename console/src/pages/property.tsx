@@ -15,7 +15,7 @@ import { api } from '../api.ts';
 import { PRIORITIES } from '../logic/job-filters.ts';
 import { LIMIT_SOURCES, shareWords } from '../logic/landlords.ts';
 import { poundsToPence } from '../logic/money.ts';
-import { queryClient } from '../query.ts';
+import { queryClient, refreshAfterWrite } from '../query.ts';
 import { useSession } from '../session.tsx';
 import { DataTable, type Column } from '../table.tsx';
 import type { AddressDetail, ComplianceItemDetail, JobDocument, JobSummary, PropertyOwnership, Tenant, Thread } from '../types.ts';
@@ -85,7 +85,7 @@ function Property({ address: a }: { address: AddressDetail }) {
       {can('api.landlords.view') ? <Owners addressUuid={a.uuid} /> : null}
       {can('api.tenants.view') ? <Tenants addressUuid={a.uuid} /> : null}
       {can('api.compliance.view') ? <Compliance addressUuid={a.uuid} /> : null}
-      {can('api.compliance.manage') ? <PropertyProfile addressUuid={a.uuid} onSaved={() => void queryClient.invalidateQueries({ queryKey: ['compliance', 'property', a.uuid] })} /> : null}
+      {can('api.compliance.manage') ? <PropertyProfile addressUuid={a.uuid} onSaved={() => void refreshAfterWrite(queryClient, ['compliance', 'property', a.uuid])} /> : null}
       {can('api.compliance.view') ? <Tenancies addressUuid={a.uuid} canManage={can('api.compliance.manage')} /> : null}
       {can('api.hazards.view') && session.me?.agency_uuid ? <PropertyHazardScope addressUuid={a.uuid} /> : null}
       <section aria-labelledby="property-jobs">
