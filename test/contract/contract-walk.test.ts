@@ -4,7 +4,7 @@
  * request as a role that holds its permission, the same request with a required field left out
  * (when it has one) and the same request with an unknown field; every answer is checked against
  * the document (status, required headers, content type, JSON body against its schema) by Ajv's
- * JSON Schema 2020-12 validator (test/contract/openapi-validator.ts). A field left out is 400; an
+ * JSON Schema 2020-12 validator (test/helpers/openapi-validator.ts). A field left out is 400; an
  * unknown query parameter is 400; an unknown body field is dropped and named in X-Ignored-Fields.
  * Every operation needs an entry in WALK_ENTRIES (test/contract/walk-entries.ts), so a new
  * operation fails this test until it is walked.
@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoIfEmpty } from '../../src/seed/demo/index.ts';
 import { buildTestApp, type TestApp } from '../helpers/app.ts';
 import { mintBearer, mintCsrf } from '../fuzz/tokens.ts';
-import { AnswerValidator, type Answer, type OpenApiDocument } from './openapi-validator.ts';
+import { OpenApiValidator, type Answer, type OpenApiDocument } from '../helpers/openapi-validator.ts';
 import { loadPool, multipartBody, operationsOf, pathFor, PDF, PNG, sample, type Operation, type Pool } from './walk.ts';
 import { WALK_ENTRIES, type Role } from './walk-entries.ts';
 import { startFakeN8n, type FakeN8n } from '../jobs/workflow-engine/fake-n8n.ts';
@@ -41,7 +41,7 @@ describe('contract walk over the OpenAPI document', () => {
   let doc: OpenApiDocument;
   let ops: Operation[];
   let pool: Pool;
-  let validator: AnswerValidator;
+  let validator: OpenApiValidator;
   let baseUrl: string;
   let n8n: FakeN8n;
   const users = new Map<Role, number>();
@@ -53,7 +53,7 @@ describe('contract walk over the OpenAPI document', () => {
     await loadDemoIfEmpty(t.db, t.config, t.clock.now());
     doc = (await t.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as OpenApiDocument;
     ops = operationsOf(doc);
-    validator = new AnswerValidator(doc);
+    validator = new OpenApiValidator(doc);
     pool = await loadPool(t);
     // /api/agencies/{uuid} is SysOps' view of another agency: Southbank's, so Northwind stays open.
     const other = await t.db.selectFrom('agencies').select('uuid').where('name', '=', 'Southbank Estates').executeTakeFirst();
@@ -134,14 +134,14 @@ describe('contract walk over the OpenAPI document', () => {
     const url = `${pathFor(op, { ...pool, ...(entry.params ?? {}) })}${qs ? `?${qs}` : ''}`;
     if (op.path === '/api/events/stream') return streamAnswer(url, headers);
     const res = await t.app.inject({ method: op.method as 'GET', url, headers, ...(payload !== undefined ? { payload } : {}) });
-    return { url, answer: { status: res.statusCode, headers: res.headers, body: res.rawPayload.toString('latin1') } };
+    return { url, answer: { statusCode: res.statusCode, headers: res.headers, rawPayload: res.rawPayload } };
   }
 
   /** The live stream never ends: its status and headers, read from a real connection, then closed. */
   async function streamAnswer(url: string, headers: Record<string, string>): Promise<Sent> {
     const controller = new AbortController();
     const res = await fetch(`${baseUrl}${url}`, { headers, signal: controller.signal });
-    const answer: Answer = { status: res.status, headers: Object.fromEntries(res.headers), body: res.ok ? '' : await res.text() };
+    const answer: Answer = { statusCode: res.status, headers: Object.fromEntries(res.headers), rawPayload: res.ok ? Buffer.alloc(0) : Buffer.from(await res.arrayBuffer()) };
     controller.abort();
     return { url, answer };
   }
@@ -159,16 +159,18 @@ describe('contract walk over the OpenAPI document', () => {
         const sent = await send(op, variant);
         if (!sent) continue;
         const { answer, url } = sent;
-        statuses[variant][answer.status] = (statuses[variant][answer.status] ?? 0) + 1;
-        const where = `${variant} ${op.method} ${url} as ${entry.as ?? 'anyone'} -> ${answer.status}`;
-        for (const problem of validator.check(op.method.toLowerCase(), op.path, answer)) failures.push(`${where}: ${problem}`);
-        if (process.env.WALK_VERBOSE === '2' && variant === 'valid' && answer.status >= 400) console.log(`${where} ${answer.body.slice(0, 160)}`);
-        if (answer.status >= 500) failures.push(`${where}: ${answer.body.slice(0, 200)}`);
-        if (variant === 'valid' && entry.expect && !entry.expect.includes(answer.status)) failures.push(`${where}: expected ${entry.expect.join(' or ')}: ${answer.body.slice(0, 200)}`);
-        if (variant === 'valid' && op.body && !op.bodyRequired && answer.status === 400 && answer.body.includes('parameter: body"')) failures.push(`${where}: an empty body is refused although the document calls it optional (add the operation to PARTIAL_UPDATES, src/http/openapi.ts)`);
-        if (variant === 'missing' && answer.status !== 400 && !entry.missingNotRefused) failures.push(`${where}: a required field left out is not refused with 400: ${answer.body.slice(0, 200)}`);
-        if (variant === 'unknown' && !op.body && !op.multipart && answer.status !== 400 && answer.status !== 401) failures.push(`${where}: an unknown query parameter is not refused with 400`);
-        if (variant === 'unknown' && op.body && answer.status < 300 && !String(answer.headers['x-ignored-fields'] ?? '').includes(UNKNOWN)) failures.push(`${where}: the unknown field is not named in X-Ignored-Fields`);
+        const status = answer.statusCode;
+        const body = answer.rawPayload.toString('latin1');
+        statuses[variant][status] = (statuses[variant][status] ?? 0) + 1;
+        const where = `${variant} ${op.method} ${url} as ${entry.as ?? 'anyone'} -> ${status}`;
+        for (const problem of validator.checkResponse({ method: op.method, url }, answer, op.path)) failures.push(`${where}: ${problem}`);
+        if (process.env.WALK_VERBOSE === '2' && variant === 'valid' && status >= 400) console.log(`${where} ${body.slice(0, 160)}`);
+        if (status >= 500) failures.push(`${where}: ${body.slice(0, 200)}`);
+        if (variant === 'valid' && entry.expect && !entry.expect.includes(status)) failures.push(`${where}: expected ${entry.expect.join(' or ')}: ${body.slice(0, 200)}`);
+        if (variant === 'valid' && op.body && !op.bodyRequired && status === 400 && body.includes('parameter: body"')) failures.push(`${where}: an empty body is refused although the document calls it optional (add the operation to PARTIAL_UPDATES, src/http/openapi.ts)`);
+        if (variant === 'missing' && status !== 400 && !entry.missingNotRefused) failures.push(`${where}: a required field left out is not refused with 400: ${body.slice(0, 200)}`);
+        if (variant === 'unknown' && !op.body && !op.multipart && status !== 400 && status !== 401) failures.push(`${where}: an unknown query parameter is not refused with 400`);
+        if (variant === 'unknown' && op.body && status < 300 && !String(answer.headers['x-ignored-fields'] ?? '').includes(UNKNOWN)) failures.push(`${where}: the unknown field is not named in X-Ignored-Fields`);
       }
     }
     if (process.env.WALK_VERBOSE || failures.length > 0) console.log(JSON.stringify({ operations: ops.length, statuses }, null, 1));

@@ -1,13 +1,16 @@
 /**
  * An in-process validation proxy: checks requests and responses against the OpenAPI 3.1 document
  * the way Prism's validation proxy does (docs/api.md, "OpenAPI document"), with Ajv's 2020-12
- * dialect (OpenAPI 3.1's). Used by test/http/walkthroughs-http.test.ts.
+ * dialect (OpenAPI 3.1's). Used by test/http/walkthroughs-http.test.ts and the contract walk
+ * (test/contract/contract-walk.test.ts).
  *
  * Request: the operation (static path segments before parameters, as the router), the security
  * requirement (bearer header or session cookie), path, query and header parameters (strings
  * coerced to their schemas), the body's media type and schema, a required body.
- * Response: a documented status, a documented media type (ranges like image/* included), and a
- * JSON body that matches its schema.
+ * Response: a documented status (exactly, as `4XX`, or as `default`), every header the document
+ * marks required, no body where the status documents none, a documented media type (ranges like
+ * image/* included), and a JSON body (`application/json`, `application/problem+json`, ...) that
+ * matches its schema.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -25,8 +28,14 @@ interface Parameter {
 interface Operation {
   parameters?: Parameter[];
   requestBody?: { required?: boolean; content: Record<string, { schema?: Obj }> };
-  responses: Record<string, { content?: Record<string, { schema?: Obj }> }>;
+  /** A header given as a `$ref` has no `required` of its own here, and is not checked. */
+  responses: Record<string, { content?: Record<string, { schema?: Obj }>; headers?: Record<string, { required?: boolean }> }>;
   security?: Array<Record<string, string[]>>;
+}
+
+/** An OpenAPI 3.1 document, as far as the validator reads it (an operation's other keys are kept as they are). */
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, Operation & Obj>>;
 }
 
 /** One operation of the document, with its path template. */
@@ -76,7 +85,7 @@ export class OpenApiValidator {
   private readonly loose = makeAjv(true);
   private readonly compiled = new Map<string, ValidateFunction>();
 
-  constructor(doc: { paths: Record<string, Record<string, Operation>> }) {
+  constructor(doc: OpenApiDocument) {
     this.operations = [];
     for (const [template, item] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(item)) this.operations.push({ method: method.toUpperCase(), template, op });
@@ -190,29 +199,40 @@ export class OpenApiValidator {
 
   /**
    * The ways a response departs from the document (empty when it matches).
+   * @param template the operation's path template when the caller knows it (the contract walk);
+   *   otherwise the operation is found from the request's path, as the router would
    * @returns problems such as "status 201 undocumented", "media type text/html", "body/data/0 must have required property 'uuid'"
    */
-  checkResponse(request: SentRequest, answer: Answer): string[] {
-    const found = this.find(request.method, request.url.split('?')[0]!);
+  checkResponse(request: Pick<SentRequest, 'method' | 'url'>, answer: Answer, template?: string): string[] {
+    const found = template
+      ? this.operations.find((o) => o.template === template && o.method === request.method.toUpperCase())
+      : this.find(request.method, request.url.split('?')[0]!)?.operation;
     if (!found) return answer.statusCode === 404 || answer.statusCode === 405 ? [] : [`status ${answer.statusCode} for a path without operation`];
-    const { operation } = found;
     const status = String(answer.statusCode);
-    const responses = operation.op.responses;
+    const responses = found.op.responses;
     const documented = responses[status] ?? responses[`${status[0]}XX`] ?? responses.default;
     if (!documented) return [`status ${status} undocumented`];
-    if (answer.rawPayload.length === 0 && (answer.statusCode === 204 || answer.statusCode === 304 || request.method === 'HEAD')) return [];
+    const problems: string[] = [];
+    for (const [name, header] of Object.entries(documented.headers ?? {})) {
+      if (header.required && answer.headers[name.toLowerCase()] === undefined) problems.push(`status ${status}: required header ${name} is missing`);
+    }
     const content = documented.content ?? {};
     const type = mediaType(answer.headers['content-type']);
+    if (Object.keys(content).length === 0) {
+      if (answer.rawPayload.length > 0) problems.push(`status ${status} documents no body, but ${answer.rawPayload.length} bytes of ${type || 'unknown type'} were sent`);
+      return problems;
+    }
+    if (answer.rawPayload.length === 0 && (answer.statusCode === 204 || answer.statusCode === 304 || request.method.toUpperCase() === 'HEAD')) return problems;
     const key = Object.keys(content).find((k) => matchesRange(type, k));
-    if (!key) return [`status ${status}: media type ${type || 'none'} undocumented (${Object.keys(content).join(', ') || 'no content'})`];
+    if (!key) return [...problems, `status ${status}: media type ${type || 'none'} undocumented (${Object.keys(content).join(', ')})`];
     const schema = content[key]!.schema;
-    if (!schema || type !== 'application/json') return [];
+    if (!schema || !/json$/.test(type)) return problems;
     let data: unknown;
     try {
       data = JSON.parse(answer.rawPayload.toString('utf8'));
     } catch {
-      return [`status ${status}: body is not JSON`];
+      return [...problems, `status ${status}: body is not JSON`];
     }
-    return this.check(this.strict, schema, data, `${operation.method} ${operation.template} ${status} ${key}`, `status ${status}: body`);
+    return [...problems, ...this.check(this.strict, schema, data, `${found.method} ${found.template} ${status} ${key}`, `status ${status}: body`)];
   }
 }

@@ -179,6 +179,10 @@ describe('docs/walkthroughs.http', () => {
       expect(validator.checkResponse(request, answer(200, 'application/json', '{}'))[0]).toMatch(/media type application\/json undocumented/);
       expect(validator.checkResponse(request, answer(418, 'application/json', '{}'))).toEqual(['status 418 undocumented']);
       expect(validator.checkResponse(request, answer(404, 'application/json', '{"success":true}'))[0]).toMatch(/body/);
+      // A redirect documents no body: one sent is a departure.
+      const redirect = { method: 'GET', url: '/api/auth/sso/northwind/start' };
+      expect(validator.checkResponse(redirect, answer(302, 'text/html', '<p>Moved</p>'))).toEqual(['status 302 documents no body, but 12 bytes of text/html were sent']);
+      expect(validator.checkResponse(redirect, answer(302, '', ''))).toEqual([]);
       expect(validator.checkRequest(request)).toEqual(['security']);
       expect(validator.checkRequest({ method: 'POST', url: '/api/jobs/manage', headers: { authorization: 'Bearer x', 'content-type': 'application/json' }, body: '{"title":"Leak"}' })[0]).toMatch(/priority/);
     });
