@@ -24,6 +24,19 @@ export function consoleDistDir(): string {
 }
 
 /**
+ * How many of the console's files one address may fetch in a rate-limit window (docs/operations.md
+ * "Configuration reference"), in place of the API's per-route limit (`CARETAKER_RATE_LIMIT_IP_MAX`, 300 a
+ * minute). A browser's first visit asks for the shell's files and, through the service worker's
+ * precache (console/src/sw.ts), every file of the build: about 80 requests under `/assets/`. At the
+ * API's limit an office whose people share one address could open the console three or four times
+ * in a minute; the next browser's files were refused with 429, and its pages failed to load their
+ * parts ("Failed to fetch dynamically imported module"). The files are still counted per address,
+ * so a flood is refused; an administrator's rule for the route (GET/PUT /api/admin/rate-limits)
+ * still wins.
+ */
+export const CONSOLE_FILES_IP_MAX = 30_000;
+
+/**
  * The first segments of the console's routes whose last part may hold a dot (console/src/routes.tsx):
  * a message template's id is `job.received.email`, so `/templates/job.received.email` is a page,
  * not a file. test/http/console-static.test.ts checks that every route with a parameter in
@@ -172,7 +185,7 @@ export async function registerConsole(app: FastifyInstance, dir: string = consol
   };
   await app.register(async (scope) => {
     scope.addHook('onRoute', (route) => {
-      route.config = { ...(route.config as object), permission: 'public', credentials: false };
+      route.config = { ...(route.config as object), permission: 'public', credentials: false, rateLimit: { ipMax: CONSOLE_FILES_IP_MAX } };
     });
     if (existsSync(path.join(dir, 'assets'))) {
       await scope.register(fastifyStatic, {

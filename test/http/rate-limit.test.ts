@@ -3,7 +3,10 @@
  * headers and 429 body; X-Forwarded-For only from trusted proxies; failed logins throttled per
  * account and per IP for a bounded time. Counters live in Redis when REDIS_URL is set.
  */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CONSOLE_FILES_IP_MAX, consoleDistDir } from '../../src/http/console.ts';
 import { buildTestApp, createAgency, createBranch, createUser, login, TEST_PASSWORD, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp | undefined;
@@ -42,6 +45,24 @@ describe('per-IP limit', () => {
     expect429(await get(), 3, 60);
     // Another client address has its own counter.
     expect((await t.app.inject({ method: 'GET', url: '/livez', remoteAddress: '10.1.2.3' })).statusCode).toBe(200);
+  });
+
+  it("the console's files count against a ceiling of their own, not the API's", async () => {
+    // A first visit fetches about 80 of them (the service worker precaches the whole build): at the
+    // API's limit an office behind one address had its fourth or fifth browser's files refused.
+    t = await buildTestApp({ CARETAKER_RATE_LIMIT_IP_MAX: '2', CARETAKER_RATE_LIMIT_WINDOW_S: '60' });
+    const assets = readdirSync(path.join(consoleDistDir(), 'assets')).filter((f) => f.endsWith('.js'));
+    expect(assets.length).toBeGreaterThan(2);
+    for (const file of assets.slice(0, 5)) {
+      const res = await t.app.inject({ method: 'GET', url: `/assets/${file}` });
+      expect(res.statusCode, file).toBe(200);
+      expect(res.headers['x-ratelimit-limit']).toBe(String(CONSOLE_FILES_IP_MAX));
+    }
+    for (let i = 0; i < 3; i++) expect((await t.app.inject({ method: 'GET', url: '/sw.js' })).statusCode).toBe(200);
+    // The API beside them keeps its limit.
+    await t.app.inject({ method: 'GET', url: '/livez' });
+    await t.app.inject({ method: 'GET', url: '/livez' });
+    expect429(await t.app.inject({ method: 'GET', url: '/livez' }), 2, 60);
   });
 
   it('a spoofed X-Forwarded-For does not reset the count without a trusted proxy', async () => {
