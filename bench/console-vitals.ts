@@ -182,6 +182,9 @@ async function signedInState(browser: Browser, baseUrl: string, email: string) {
  */
 export async function measureLoad(context: BrowserContext, url: string, scenario: Scenario): Promise<Load> {
   const page = await context.newPage();
+  // A load that goes wrong says why: the page's script errors and its failed requests are printed.
+  page.on('pageerror', (e) => process.stdout.write(`  page error (${scenario.name}): ${e.message}\n`));
+  page.on('requestfailed', (r) => process.stdout.write(`  request failed (${scenario.name}): ${new URL(r.url()).pathname} ${r.failure()?.errorText ?? ''}\n`));
   const cdp: CDPSession = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_RATE });
   await cdp.send('Network.enable');
