@@ -60,8 +60,9 @@ describe('console static files', () => {
     expect(await link('/jobs')).toBe(
       '</api/jobs/manage?sort=created_at&order=desc&limit=20&offset=0>; rel=preload; as=fetch; crossorigin, </api/jobs/statuses>; rel=preload; as=fetch; crossorigin',
     );
+    // A job's page at a low priority, behind the shell's script (src/http/console.ts).
     expect(await link(`/jobs/${job}`)).toBe(
-      `</api/jobs/${job}>; rel=preload; as=fetch; crossorigin, </api/jobs/statuses>; rel=preload; as=fetch; crossorigin, </api/jobs/${job}/history>; rel=preload; as=fetch; crossorigin`,
+      `</api/jobs/${job}>; rel=preload; as=fetch; crossorigin; fetchpriority=low, </api/jobs/statuses>; rel=preload; as=fetch; crossorigin; fetchpriority=low, </api/jobs/${job}/history>; rel=preload; as=fetch; crossorigin; fetchpriority=low`,
     );
     for (const url of ['/', '/jobs?status=2', '/jobs/new', `/jobs/${job}?tab=notes`, '/dashboard']) expect(await link(url), url).toBeUndefined();
     expect(firstViewReads('/addresses')).toEqual([]);
@@ -86,8 +87,8 @@ describe('console static files', () => {
       const a = await app(built);
       const job = '1f0c9d5e-0000-4000-8000-000000000000';
       expect((await a.inject({ url: `/jobs/${job}` })).headers.link).toBe(
-        `</api/jobs/${job}>; rel=preload; as=fetch; crossorigin, </api/jobs/statuses>; rel=preload; as=fetch; crossorigin, </api/jobs/${job}/history>; rel=preload; as=fetch; crossorigin, ` +
-          '</assets/job-j1.js>; rel=modulepreload; crossorigin, </assets/small-m1.js>; rel=modulepreload; crossorigin, </assets/tiny-t1.js>; rel=modulepreload; crossorigin',
+        `</api/jobs/${job}>; rel=preload; as=fetch; crossorigin; fetchpriority=low, </api/jobs/statuses>; rel=preload; as=fetch; crossorigin; fetchpriority=low, </api/jobs/${job}/history>; rel=preload; as=fetch; crossorigin; fetchpriority=low, ` +
+          '</assets/job-j1.js>; rel=modulepreload; crossorigin; fetchpriority=low, </assets/small-m1.js>; rel=modulepreload; crossorigin; fetchpriority=low, </assets/tiny-t1.js>; rel=modulepreload; crossorigin; fetchpriority=low',
       );
       expect((await a.inject({ url: '/jobs' })).headers.link).not.toContain('modulepreload');
       expect((await a.inject({ url: '/dashboard' })).headers.link).toBeUndefined();
