@@ -62,7 +62,7 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 900,
     // dist/.vite/manifest.json: which chunks each page's module needs, read by the server to send a
-    // job page's scripts with its shell (`jobPageScripts` in src/http/console.ts).
+    // job page's or the sign-in page's scripts with its shell (`pageScripts` in src/http/console.ts).
     manifest: true,
     rolldownOptions: {
       output: {

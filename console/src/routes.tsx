@@ -5,16 +5,16 @@
  */
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { BrowserRouter, Link, Navigate, Route, Routes } from 'react-router';
-import { AcceptInvitation, Account, ResetPassword, SignIn } from './pages/auth.tsx';
 import { Jobs } from './pages/jobs.tsx';
 import { SessionProvider, useSession } from './session.tsx';
 import { PageTitle } from './ui.tsx';
 import { Layout, PAGE_LOADING } from './layout.tsx';
 
 /**
- * A page loaded when first opened (its own chunk, fetched by React.lazy): the sign-in pages and the
- * job board, the first views, are in the main bundle; every other page downloads only when a
- * route shows it (docs/console.md "How it is built and served").
+ * A page loaded when first opened (its own chunk, fetched by React.lazy): the job board, the first
+ * view of a signed-in visit, is in the main bundle; every other page, the sign-in pages included
+ * (their forms are built on react-aria, which the shell does without), downloads only when a route
+ * shows it (docs/console.md "How it is built and served").
  * @param load the dynamic import of the page's module
  * @param name the page's export in that module
  */
@@ -22,6 +22,10 @@ function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: k
   return lazy(async () => ({ default: (await load())[name] as ComponentType }));
 }
 
+const SignIn = page(() => import('./pages/sign-in.tsx'), 'SignIn');
+const AcceptInvitation = page(() => import('./pages/auth.tsx'), 'AcceptInvitation');
+const ResetPassword = page(() => import('./pages/auth.tsx'), 'ResetPassword');
+const Account = page(() => import('./pages/auth.tsx'), 'Account');
 const CalendarPage = page(() => import('./pages/calendar.tsx'), 'CalendarPage');
 const DashboardPage = page(() => import('./pages/dashboard.tsx'), 'DashboardPage');
 const ActivityPage = page(() => import('./pages/lists.tsx'), 'ActivityPage');
@@ -120,9 +124,9 @@ export function AppRoutes() {
     <BrowserRouter>
       <SessionProvider>
         <Routes>
-          <Route path="/sign-in" element={<SignIn />} />
-          <Route path="/accept-invitation" element={<AcceptInvitation />} />
-          <Route path="/reset-password" element={<ResetPassword />} />
+          <Route path="/sign-in" element={<Suspense fallback={PAGE_LOADING}><SignIn /></Suspense>} />
+          <Route path="/accept-invitation" element={<Suspense fallback={PAGE_LOADING}><AcceptInvitation /></Suspense>} />
+          <Route path="/reset-password" element={<Suspense fallback={PAGE_LOADING}><ResetPassword /></Suspense>} />
           <Route path="/survey" element={<Suspense fallback={PAGE_LOADING}><SurveyPage /></Suspense>} />
           <Route path="/visit" element={<Suspense fallback={PAGE_LOADING}><VisitLinkPage /></Suspense>} />
           <Route element={<Layout />}>

@@ -1,62 +1,15 @@
 /**
- * Shared pieces of the console's pages, on react-aria-components (accessible labels, descriptions
- * and error messages wired to their inputs, keyboard and screen-reader behaviour): text fields,
- * buttons, the problem message with its retry button, page titles, and the data-loading hook
- * (`useLoad`, on TanStack Query: query.ts).
+ * Shared pieces of the console's pages: buttons, the problem message with its retry button, page
+ * titles, paging, dates and money as people read them, the confirmation dialog, and the
+ * data-loading hook (`useLoad`, on TanStack Query: query.ts). Nothing here imports
+ * react-aria-components: this module is part of the shell every first visit downloads, and the
+ * pieces built on react-aria (the labelled text field of field.tsx, the dialog of
+ * confirm-dialog.tsx) load with the pages that show them (docs/console.md "How it is built and
+ * served").
  */
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ButtonHTMLAttributes, type FormEvent, type ReactNode } from 'react';
 import { hashKey, keepPreviousData, useQuery, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import {
-  Button as AriaButton,
-  Dialog,
-  FieldError,
-  Heading,
-  Input,
-  Label,
-  Modal,
-  ModalOverlay,
-  Text,
-  TextArea,
-  TextField,
-  type ButtonProps,
-} from 'react-aria-components';
 import { describeProblem, type Problem } from './logic/errors.ts';
-import { poundsToPence } from './logic/money.ts';
-
-/** A labelled text input (or textarea with `multiline`); errors come from the surrounding Form's `validationErrors`. */
-export function Field(props: {
-  name: string;
-  label: string;
-  type?: 'text' | 'email' | 'password' | 'date' | 'search';
-  isRequired?: boolean;
-  multiline?: boolean;
-  description?: string;
-  autoComplete?: string;
-  defaultValue?: string;
-  minLength?: number;
-  maxLength?: number;
-}) {
-  return (
-    <TextField
-      className="field"
-      name={props.name}
-      type={props.type ?? 'text'}
-      isRequired={props.isRequired}
-      defaultValue={props.defaultValue}
-      autoComplete={props.autoComplete}
-      minLength={props.minLength}
-      maxLength={props.maxLength}
-    >
-      <Label>
-        {props.label}
-        {props.isRequired ? <span aria-hidden="true"> *</span> : null}
-      </Label>
-      {props.multiline ? <TextArea rows={4} /> : <Input />}
-      {props.description ? <Text slot="description">{props.description}</Text> : null}
-      <FieldError className="field-error" />
-    </TextField>
-  );
-}
 
 /** The <option>s of a select, one per entry of `labels` (value: label), in the object's order. */
 export function Options({ labels }: { labels: Record<string | number, string> }) {
@@ -71,9 +24,23 @@ export function Options({ labels }: { labels: Record<string | number, string> })
   );
 }
 
-/** A button; `variant` picks the look (primary, secondary, danger). */
-export function Button({ variant = 'primary', className, ...rest }: ButtonProps & { variant?: 'primary' | 'secondary' | 'danger' }) {
-  return <AriaButton {...rest} className={`btn btn-${variant}${className ? ` ${className}` : ''}`} />;
+/**
+ * What a Button takes: a native button's attributes, with `onPress` for its click and `isDisabled`
+ * for `disabled` (the names react-aria's Button gave them, which the pages keep), and `variant`.
+ */
+export type ButtonProps = Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'disabled' | 'onClick'> & {
+  onPress?: () => void;
+  isDisabled?: boolean;
+  variant?: 'primary' | 'secondary' | 'danger';
+};
+
+/**
+ * A button; `variant` picks the look (primary, secondary, danger). A native `<button>` (type
+ * "button" unless given), so the shell needs no press-handling library: the browser's own click,
+ * keyboard and focus behaviour are what a button needs.
+ */
+export function Button({ variant = 'primary', className, type = 'button', onPress, isDisabled, ...rest }: ButtonProps) {
+  return <button {...rest} type={type} disabled={isDisabled} onClick={onPress} className={`btn btn-${variant}${className ? ` ${className}` : ''}`} />;
 }
 
 /**
@@ -230,6 +197,16 @@ export function prefetchLoad<T>(client: QueryClient, key: QueryKey, load: () => 
 /** The query hashes of prefetchLoad's answers not yet shown by a page: each spares one mount's read (useLoad forgets it once mounted). */
 const prefetched = new Set<string>();
 
+/**
+ * A submitted form's values (its submission prevented: the page sends them itself).
+ * @param e the form's submit event
+ * @returns each named field's value as text, e.g. `{ email: 'a@b.test', password: '...' }`
+ */
+export function formValues(e: FormEvent<HTMLFormElement>): Record<string, string> {
+  e.preventDefault();
+  return Object.fromEntries([...new FormData(e.currentTarget).entries()].map(([k, v]) => [k, String(v)]));
+}
+
 /** Runs an action (a write), keeping its problem for display next to it. */
 export function useAction() {
   const [problem, setProblem] = useState<Problem | null>(null);
@@ -342,99 +319,25 @@ export interface ConfirmRequest {
   onConfirm: (text: string, pence: number | null) => void;
 }
 
+/** The dialog of confirm-dialog.tsx, downloaded the first time a page asks (it is built on react-aria). */
+const ConfirmDialog = lazy(async () => ({ default: (await import('./confirm-dialog.tsx')).ConfirmDialog }));
+
 /**
- * The one confirmation dialog of the console (an alertdialog on react-aria's Modal: focus moves
- * into it and stays there, Escape backs out): `ask` opens it, `dialog` is rendered by the page.
+ * The one confirmation dialog of the console (confirm-dialog.tsx: an alertdialog on react-aria's
+ * Modal, focus moves into it and stays there, Escape backs out): `ask` opens it, `dialog` is
+ * rendered by the page (nothing until the first `ask`).
  */
 export function useConfirm(): { ask: (req: ConfirmRequest) => void; dialog: ReactNode } {
   const [req, setReq] = useState<ConfirmRequest | null>(null);
-  const ask = useCallback((r: ConfirmRequest) => setReq(r), []);
-  return { ask, dialog: <ConfirmDialog request={req} onClose={() => setReq(null)} /> };
-}
-
-function ConfirmDialog({ request, onClose }: { request: ConfirmRequest | null; onClose: () => void }) {
-  const [text, setText] = useState('');
-  const [missing, setMissing] = useState(false);
-  const [amount, setAmount] = useState('');
-  const [badAmount, setBadAmount] = useState(false);
-  useEffect(() => {
-    setText(request?.text?.initial ?? '');
-    setAmount(request?.amount?.initial ?? '');
-    setMissing(false);
-    setBadAmount(false);
-  }, [request]);
-  const confirm = () => {
-    if (!request) return;
-    const pence = request.amount ? poundsToPence(amount) : null;
-    const noText = Boolean(request.text?.required && !text.trim());
-    const noAmount = Boolean(request.amount && (pence === null || pence <= 0));
-    setMissing(noText);
-    setBadAmount(noAmount);
-    if (noText || noAmount) return;
-    onClose();
-    request.onConfirm(text.trim(), pence);
-  };
-  return (
-    <ModalOverlay className="modal-overlay" isOpen={request !== null} onOpenChange={(open) => !open && onClose()} isDismissable>
-      <Modal className="modal">
-        <Dialog role="alertdialog" className="confirm">
-          <Heading slot="title">{request?.title}</Heading>
-          {request?.body ? <div className="confirm-body">{request.body}</div> : null}
-          {request?.amount ? (
-            <div className="field">
-              <label htmlFor="confirm-amount">
-                {request.amount.label}
-                <span aria-hidden="true"> *</span>
-              </label>
-              <input
-                id="confirm-amount"
-                inputMode="decimal"
-                value={amount}
-                required
-                aria-invalid={badAmount || undefined}
-                aria-describedby={badAmount ? 'confirm-amount-error' : undefined}
-                onChange={(e) => setAmount(e.target.value)}
-              />
-              {badAmount ? (
-                <p id="confirm-amount-error" className="field-error">
-                  Enter an amount in pounds, such as 79.50.
-                </p>
-              ) : null}
-            </div>
-          ) : null}
-          {request?.text ? (
-            <div className="field">
-              <label htmlFor="confirm-text">
-                {request.text.label}
-                {request.text.required ? <span aria-hidden="true"> *</span> : null}
-              </label>
-              <textarea
-                id="confirm-text"
-                rows={3}
-                maxLength={1000}
-                value={text}
-                required={request.text.required}
-                aria-invalid={missing || undefined}
-                aria-describedby={missing ? 'confirm-text-error' : undefined}
-                onChange={(e) => setText(e.target.value)}
-              />
-              {missing ? (
-                <p id="confirm-text-error" className="field-error">
-                  Please fill this in.
-                </p>
-              ) : null}
-            </div>
-          ) : null}
-          <div className="button-row">
-            <Button variant={request?.danger ? 'danger' : 'primary'} onPress={confirm}>
-              {request?.confirmLabel}
-            </Button>
-            <Button variant="secondary" autoFocus onPress={onClose}>
-              {request?.cancelLabel ?? 'Go back'}
-            </Button>
-          </div>
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
-  );
+  const [asked, setAsked] = useState(false);
+  const ask = useCallback((r: ConfirmRequest) => {
+    setAsked(true);
+    setReq(r);
+  }, []);
+  const dialog = asked ? (
+    <Suspense fallback={null}>
+      <ConfirmDialog request={req} onClose={() => setReq(null)} />
+    </Suspense>
+  ) : null;
+  return { ask, dialog };
 }

@@ -91,18 +91,32 @@ export interface ManifestChunk {
   isEntry?: boolean;
 }
 
-/** The job page's module in the console's build manifest (console/src/routes.tsx loads it lazily). */
-const JOB_PAGE_MODULE = 'src/pages/job.tsx';
+/**
+ * The lazily loaded page a shell's address opens first, as its module in the console's build
+ * manifest (console/src/routes.tsx loads them lazily): a job's page `/jobs/<uuid>`, the sign-in
+ * page, and the pages of a visitor following an e-mail's link (accepting an invitation, setting a
+ * new password).
+ * @param url the request URL (path and query)
+ * @returns the manifest key, or null for any other address (the job board is in the shell itself)
+ */
+export function firstViewPage(url: string): string | null {
+  const pathname = url.split('?')[0]!;
+  if (JOB_PAGE.test(pathname)) return 'src/pages/job.tsx';
+  if (pathname === '/sign-in') return 'src/pages/sign-in.tsx';
+  if (pathname === '/accept-invitation' || pathname === '/reset-password') return 'src/pages/auth.tsx';
+  return null;
+}
 
 /**
- * The scripts a job's page needs beyond the shell's (docs/console.md "How it is built and served"),
- * to be sent as `Link: <...>; rel=modulepreload` with the shell of `/jobs/<uuid>`, so that they
- * download with the main script instead of once it has run: the job page's chunk and the chunks it
+ * The scripts a lazily loaded page needs beyond the shell's (docs/console.md "How it is built and
+ * served"), to be sent as `Link: <...>; rel=modulepreload` with the shell of its address, so that
+ * they download with the main script instead of once it has run: the page's chunk and the chunks it
  * imports statically, less those the entry already imports.
  * @param manifest Vite's build manifest, keyed by source module or shared chunk
- * @returns `/assets/...` paths, the page's chunk first; none when the manifest has no job page
+ * @param page the page's module, e.g. `src/pages/job.tsx`
+ * @returns `/assets/...` paths, the page's chunk first; none when the manifest has no such page
  */
-export function jobPageScripts(manifest: Record<string, ManifestChunk>): string[] {
+export function pageScripts(manifest: Record<string, ManifestChunk>, page: string): string[] {
   const closure = (key: string, seen: Set<string>): Set<string> => {
     const chunk = manifest[key];
     if (!chunk || seen.has(key)) return seen;
@@ -112,7 +126,7 @@ export function jobPageScripts(manifest: Record<string, ManifestChunk>): string[
   };
   const shell = new Set<string>();
   for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) closure(key, shell);
-  return [...closure(JOB_PAGE_MODULE, new Set())].filter((key) => !shell.has(key)).map((key) => `/${manifest[key]!.file}`);
+  return [...closure(page, new Set())].filter((key) => !shell.has(key)).map((key) => `/${manifest[key]!.file}`);
 }
 
 /** The build manifest of the console in `dir`, or an empty one when there is none (an older build, a test's folder). */
@@ -172,11 +186,13 @@ export type ConsoleShell = (request: FastifyRequest, reply: FastifyReply) => Pro
  */
 export async function registerConsole(app: FastifyInstance, dir: string = consoleDistDir()): Promise<ConsoleShell> {
   const indexFile = path.join(dir, 'index.html');
-  const jobScripts = jobPageScripts(await readManifest(dir));
+  const manifest = await readManifest(dir);
+  const scriptsOf = new Map(['src/pages/job.tsx', 'src/pages/sign-in.tsx', 'src/pages/auth.tsx'].map((page) => [page, pageScripts(manifest, page)]));
   const sendShell = async (reply: FastifyReply, url = '/') => {
     const html = existsSync(indexFile) ? await readFile(indexFile, 'utf8') : NOT_BUILT;
     const reads = firstViewReads(url);
-    const jobPage = JOB_PAGE.test(url);
+    const page = firstViewPage(url);
+    const jobPage = page === 'src/pages/job.tsx';
     // A job's page preloads its reads and its scripts at a low priority, so that the shell's script
     // does not share a slow line with them: nothing of them is used before the shell runs. On Slow
     // 4G a first visit's shell then arrived about 0.5 s sooner and its LCP came 3.5 s -> 2.9 s
@@ -184,8 +200,9 @@ export async function registerConsole(app: FastifyInstance, dir: string = consol
     const priority = jobPage ? '; fetchpriority=low' : '';
     // `crossorigin`: the same mode and credentials as the console's fetch, so its fetch takes the preloaded answer.
     const links = reads.map((r) => `<${r}>; rel=preload; as=fetch; crossorigin${priority}`);
-    // A job's page: its scripts too, fetched as the module loader fetches them (CORS, same-origin credentials).
-    if (jobPage) links.push(...jobScripts.map((s) => `<${s}>; rel=modulepreload; crossorigin${priority}`));
+    // A lazily loaded first view (a job's page, signing in): its scripts too, fetched as the module
+    // loader fetches them (CORS, same-origin credentials).
+    if (page) links.push(...(scriptsOf.get(page) ?? []).map((s) => `<${s}>; rel=modulepreload; crossorigin${priority}`));
     if (links.length) reply.header('link', links.join(', '));
     return reply.status(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   };

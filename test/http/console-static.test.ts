@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_SECTIONS, firstViewReads, isConsolePath, jobPageScripts, registerConsole, type ConsoleShell } from '../../src/http/console.ts';
+import { CONSOLE_SECTIONS, firstViewPage, firstViewReads, isConsolePath, pageScripts, registerConsole, type ConsoleShell } from '../../src/http/console.ts';
 
 /** A script big enough to be worth compressing. */
 const BIG = `export const rows = [${Array.from({ length: 500 }, (_, i) => `'row ${i}'`).join(', ')}];`;
@@ -68,7 +68,7 @@ describe('console static files', () => {
     expect(firstViewReads('/addresses')).toEqual([]);
   });
 
-  it("names a job page's own scripts from Vite's build manifest, less the shell's, and sends them as modulepreload with a job page's shell", async () => {
+  it("names a lazily loaded first view's own scripts from Vite's build manifest, less the shell's, and sends them as modulepreload with its shell", async () => {
     const manifest = {
       'index.html': { file: 'assets/index-a1.js', isEntry: true, imports: ['_shared-s1.js'] },
       '_shared-s1.js': { file: 'assets/shared-s1.js' },
@@ -76,9 +76,13 @@ describe('console static files', () => {
       '_small-m1.js': { file: 'assets/small-m1.js', imports: ['_tiny-t1.js'] },
       '_tiny-t1.js': { file: 'assets/tiny-t1.js' },
       'src/pages/job-notes.tsx': { file: 'assets/job-notes-n1.js', isDynamicEntry: true, imports: ['index.html'] },
+      'src/pages/sign-in.tsx': { file: 'assets/sign-in-a1.js', isDynamicEntry: true, imports: ['index.html', '_small-m1.js'] },
     };
-    expect(jobPageScripts(manifest)).toEqual(['/assets/job-j1.js', '/assets/small-m1.js', '/assets/tiny-t1.js']);
-    expect(jobPageScripts({})).toEqual([]);
+    expect(pageScripts(manifest, 'src/pages/job.tsx')).toEqual(['/assets/job-j1.js', '/assets/small-m1.js', '/assets/tiny-t1.js']);
+    expect(pageScripts({}, 'src/pages/job.tsx')).toEqual([]);
+    expect(firstViewPage('/sign-in?next=%2Fjobs')).toBe('src/pages/sign-in.tsx');
+    expect(firstViewPage('/reset-password?token=abc')).toBe('src/pages/auth.tsx');
+    for (const url of ['/', '/jobs', '/jobs/new', '/account', '/sign-in/x']) expect(firstViewPage(url), url).toBeNull();
     const built = await mkdtemp(path.join(tmpdir(), 'console-dist-'));
     try {
       await mkdir(path.join(built, '.vite'));
@@ -91,6 +95,10 @@ describe('console static files', () => {
           '</assets/job-j1.js>; rel=modulepreload; crossorigin; fetchpriority=low, </assets/small-m1.js>; rel=modulepreload; crossorigin; fetchpriority=low, </assets/tiny-t1.js>; rel=modulepreload; crossorigin; fetchpriority=low',
       );
       expect((await a.inject({ url: '/jobs' })).headers.link).not.toContain('modulepreload');
+      // Signing in: the page's scripts at the normal priority (there are no reads to hold back).
+      expect((await a.inject({ url: '/sign-in?next=%2Fjobs' })).headers.link).toBe(
+        '</assets/sign-in-a1.js>; rel=modulepreload; crossorigin, </assets/small-m1.js>; rel=modulepreload; crossorigin, </assets/tiny-t1.js>; rel=modulepreload; crossorigin',
+      );
       expect((await a.inject({ url: '/dashboard' })).headers.link).toBeUndefined();
     } finally {
       await rm(built, { recursive: true, force: true });

@@ -1,118 +1,25 @@
 /**
- * Signing in and the account pages: sign in (POST /api/auth/session, a session cookie for this browser only), accept an
- * invitation (/accept-invitation?token=..., the link of the invitation e-mail), ask for and
- * confirm a password reset (/reset-password?token=..., the link of the reset e-mail), and change
- * the password of the signed-in account (POST /api/users/me/password).
+ * The account pages and a sign-in's later steps: the second factor and the recovery codes of a
+ * sign-in begun on sign-in.tsx (which loads this module for them), accept an invitation
+ * (/accept-invitation?token=..., the link of the invitation e-mail), ask for and confirm a password
+ * reset (/reset-password?token=..., the link of the reset e-mail), and change the password of the
+ * signed-in account (POST /api/users/me/password).
  */
-import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
-import { Checkbox, Form } from 'react-aria-components';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Form } from 'react-aria-components';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { useSession, type SecondFactorStep } from '../session.tsx';
-import { Button, Field, Logo, PageTitle, ProblemMessage, useAction } from '../ui.tsx';
+import { Field } from '../field.tsx';
+import { Button, formValues, PageTitle, ProblemMessage, useAction } from '../ui.tsx';
 import { passkeyAssertion, passkeysSupported } from '../passkey.ts';
-import { SsoSignIn } from './sso-sign-in.tsx';
 
 /** The Account page's sessions, notifications, calendar feed and look: their own chunk, off the sign-in pages' bundle. */
 const AccountExtras = lazy(async () => ({ default: (await import('./account-extras.tsx')).AccountExtras }));
 
-function formValues(e: FormEvent<HTMLFormElement>): Record<string, string> {
-  e.preventDefault();
-  return Object.fromEntries([...new FormData(e.currentTarget).entries()].map(([k, v]) => [k, String(v)]));
-}
-
 /** Server-named field errors for a Form's `validationErrors`. */
 function fieldErrors(problem: { field: string | null; message: string } | null, fields: string[]): Record<string, string> {
   return problem?.field && fields.includes(problem.field) ? { [problem.field]: problem.message } : {};
-}
-
-/** The sign-in page. */
-export function SignIn() {
-  const session = useSession();
-  const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const [remember, setRemember] = useState(false);
-  const { problem, busy, run } = useAction();
-  const [step, setStep] = useState<SecondFactorStep | null>(null);
-  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
-  const next = params.get('next') ?? '/';
-  if (recoveryCodes) return <RecoveryCodesShown codes={recoveryCodes} onDone={() => navigate(next, { replace: true })} />;
-  if (step) {
-    return (
-      <SecondFactor
-        step={step}
-        onDone={(codes) => (codes ? setRecoveryCodes(codes) : navigate(next, { replace: true }))}
-        onRestart={() => setStep(null)}
-      />
-    );
-  }
-  return (
-    <main id="main" className="narrow">
-      <div className="sign-in-brand">
-        <Logo size={48} />
-        <p className="hint">Repairs and maintenance for your letting agency</p>
-      </div>
-      <PageTitle>Sign in</PageTitle>
-      {session.endedReason ? (
-        <p className="notice" role="status">
-          {session.endedReason}
-        </p>
-      ) : null}
-      {params.get('done') ? (
-        <p className="notice" role="status">
-          {params.get('done')}
-        </p>
-      ) : null}
-      <Form
-        className="form"
-        validationErrors={fieldErrors(problem, ['email', 'password'])}
-        onSubmit={(e) => {
-          const v = formValues(e);
-          void run(async () => {
-            const factor = await session.signIn(v.email ?? '', v.password ?? '', remember);
-            if (factor) setStep(factor);
-            else navigate(next, { replace: true });
-          });
-        }}
-      >
-        <Field name="email" label="E-mail address" type="email" isRequired autoComplete="username" />
-        <Field name="password" label="Password" type="password" isRequired autoComplete="current-password" />
-        <Checkbox className="checkbox" isSelected={remember} onChange={setRemember}>
-          <span className="box" aria-hidden="true" />
-          Keep me signed in for 30 days
-        </Checkbox>
-        <p className="hint">Without it the session ends after 30 minutes without activity, and after 2 hours at the latest.</p>
-        <ProblemMessage problem={problem} />
-        <Button type="submit" isDisabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </Button>
-      </Form>
-      {passkeysSupported() ? (
-        <section aria-labelledby="passkey-heading" className="passkey-sign-in">
-          <h2 id="passkey-heading" className="visually-hidden">
-            Passkey
-          </h2>
-          <Button
-            variant="secondary"
-            isDisabled={busy}
-            onPress={() =>
-              void run(async () => {
-                const factor = await session.signInWithPasskey(remember);
-                if (factor) setStep(factor);
-                else navigate(next, { replace: true });
-              })
-            }
-          >
-            Sign in with a passkey
-          </Button>
-        </section>
-      ) : null}
-      <SsoSignIn agency={params.get('agency')} next={params.get('next') ?? '/'} />
-      <p>
-        <Link to="/reset-password">Forgotten your password?</Link>
-      </p>
-    </main>
-  );
 }
 
 /**
@@ -120,7 +27,7 @@ export function SignIn() {
  * authenticator app, a recovery code or one of the account's passkeys; under the agency's policy
  * without a factor yet, the QR code of a new secret first (POST /api/auth/two-factor/enrol).
  */
-function SecondFactor({ step, onDone, onRestart }: { step: SecondFactorStep; onDone: (codes: string[] | null) => void; onRestart: () => void }) {
+export function SecondFactor({ step, onDone, onRestart }: { step: SecondFactorStep; onDone: (codes: string[] | null) => void; onRestart: () => void }) {
   const session = useSession();
   const { problem, busy, run } = useAction();
   const [useRecovery, setUseRecovery] = useState(false);
@@ -200,7 +107,7 @@ function SecondFactor({ step, onDone, onRestart }: { step: SecondFactorStep; onD
 }
 
 /** The recovery codes of a forced enrolment, shown once. */
-function RecoveryCodesShown({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+export function RecoveryCodesShown({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   return (
     <main id="main" className="narrow">
       <PageTitle>Your recovery codes</PageTitle>

@@ -8,7 +8,8 @@ import { Checkbox, CheckboxGroup, Form, Label, Text } from 'react-aria-component
 import { Link, useNavigate, useParams } from 'react-router';
 import { api } from '../api.ts';
 import type { Contractor } from '../types.ts';
-import { Button, Field, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { Field } from '../field.tsx';
+import { Button, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { districtsOf, InviteToApp, Loaded, Notice, reader, splitProblem, useSavedNotice } from './people-forms.tsx';
 import '../people-forms.css';
 

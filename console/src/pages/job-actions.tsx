@@ -5,7 +5,6 @@
  * and the moves go through the outbox (outbox.ts); the moves that end a job are asked about first.
  */
 import { useState, type FormEvent } from 'react';
-import { Dialog, Form, Modal, ModalOverlay } from 'react-aria-components';
 import { api } from '../api.ts';
 import { canAssign, canDecline, legalMoves, moveLabel, type JobStatus, type NextStatus } from '../logic/transitions.ts';
 import { sendOrQueue } from '../outbox.ts';
@@ -191,7 +190,7 @@ function Assign({ job, onChanged }: { job: JobRow; onChanged: () => void }) {
   });
   const action = useAction();
   const [chosen, setChosen] = useState(job.contractor_uuid ?? '');
-  const [pending, setPending] = useState<{ body: AssignmentBody; match: MatchRow; warnings: string[] } | null>(null);
+  const confirm = useConfirm();
   const assign = (body: AssignmentBody) =>
     action.run(async () => {
       await api.POST('/api/jobs/{uuid}/assignment', { params: { path: { uuid: job.uuid } }, body: body });
@@ -209,12 +208,29 @@ function Assign({ job, onChanged }: { job: JobRow; onChanged: () => void }) {
     const body = { contractor_uuid: chosen, ...(slot ? { time_range_id: Number(slot) } : {}), ...(date ? { scheduled_for: date } : {}) };
     const match = (matches.data ?? []).find((m) => m.contractor_uuid === chosen);
     const warnings = match ? assignmentWarnings(match) : [];
-    if (match && warnings.length > 0) setPending({ body, match, warnings });
+    if (match && warnings.length > 0)
+      confirm.ask({
+        title: `Assign ${match.company_name} anyway?`,
+        body: (
+          <>
+            <ul>
+              {warnings.map((w) => (
+                <li key={w}>{w}.</li>
+              ))}
+            </ul>
+            <p>A better-matched contractor may be listed above.</p>
+          </>
+        ),
+        confirmLabel: 'Assign anyway',
+        cancelLabel: 'Choose another',
+        danger: true,
+        onConfirm: () => void assign(body),
+      });
     else void assign(body);
   };
   const field = action.problem?.field;
   return (
-    <Form className="form assign" onSubmit={onSubmit} aria-labelledby="assign-title">
+    <form className="form assign" onSubmit={onSubmit} aria-labelledby="assign-title">
       <h3 id="assign-title">{job.contractor_uuid ? 'Reassign or rebook' : 'Assign a contractor'}</h3>
       <fieldset className="field" aria-describedby="match-hint">
         <legend>Contractor</legend>
@@ -274,34 +290,7 @@ function Assign({ job, onChanged }: { job: JobRow; onChanged: () => void }) {
       <Button type="submit" isDisabled={action.busy}>
         Assign
       </Button>
-      <ModalOverlay className="modal-overlay" isOpen={pending !== null} onOpenChange={(open) => !open && setPending(null)} isDismissable>
-        <Modal className="modal">
-          <Dialog role="alertdialog" aria-labelledby="assign-warning-title">
-            <h2 id="assign-warning-title">Assign {pending?.match.company_name} anyway?</h2>
-            <ul>
-              {(pending?.warnings ?? []).map((w) => (
-                <li key={w}>{w}.</li>
-              ))}
-            </ul>
-            <p>A better-matched contractor may be listed above.</p>
-            <div className="button-row">
-              <Button
-                variant="danger"
-                onPress={() => {
-                  const body = pending!.body;
-                  setPending(null);
-                  void assign(body);
-                }}
-              >
-                Assign anyway
-              </Button>
-              <Button variant="secondary" autoFocus onPress={() => setPending(null)}>
-                Choose another
-              </Button>
-            </div>
-          </Dialog>
-        </Modal>
-      </ModalOverlay>
-    </Form>
+      {confirm.dialog}
+    </form>
   );
 }

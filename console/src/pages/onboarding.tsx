@@ -10,7 +10,8 @@ import { Link, useParams } from 'react-router';
 import { Form } from 'react-aria-components';
 import { api } from '../api.ts';
 import type { ImportEntity } from '../types.ts';
-import { Button, Field, formatLondonDateTime, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
+import { Field } from '../field.tsx';
+import { Button, formatLondonDateTime, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
 import { Loaded } from './people-forms.tsx';
 
 /** Administrators: add a branch (shown under the branch list). */

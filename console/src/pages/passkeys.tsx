@@ -8,7 +8,8 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../api.ts';
 import { createPasskey, passkeysSupported } from '../passkey.ts';
-import { Button, Field, formatDateTime, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { Field } from '../field.tsx';
+import { Button, formatDateTime, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { Loaded, Notice } from './people-forms.tsx';
 
 /** The Account page's "Passkeys" section. */

@@ -16,7 +16,8 @@ import { PRIORITIES } from '../logic/job-filters.ts';
 import { branchChoices, composeDescription, tenantChoice } from '../logic/report.ts';
 import { useSession } from '../session.tsx';
 import type { Address } from '../types.ts';
-import { Button, Field, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
+import { Field } from '../field.tsx';
+import { Button, PageTitle, ProblemMessage, useAction, useLoad } from '../ui.tsx';
 import { PropertyPicker } from './property-picker.tsx';
 
 /** Uploads one photo to a job (multipart field `file`; the CSRF token goes in the header, added by the client). */

@@ -9,7 +9,8 @@
  */
 import { useState, type FormEvent } from 'react';
 import { api } from '../api.ts';
-import { Button, Field, formatDateTime, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { Field } from '../field.tsx';
+import { Button, formatDateTime, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import { Loaded, Notice } from './people-forms.tsx';
 
 /** Recovery codes shown once, to be written down or printed. */

@@ -5,7 +5,8 @@
  */
 import { useState, type FormEvent } from 'react';
 import { api } from '../api.ts';
-import { Button, Field, ProblemMessage, useAction, useLoad } from '../ui.tsx';
+import { Field } from '../field.tsx';
+import { Button, ProblemMessage, useAction, useLoad } from '../ui.tsx';
 import type { Provider } from './sso-sign-in.tsx';
 import { Loaded, Notice, SelectField, reader, splitProblem } from './people-forms.tsx';
 

@@ -12,7 +12,8 @@ import { Form } from 'react-aria-components';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import type { Branch, User } from '../types.ts';
-import { Button, Field, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { Field } from '../field.tsx';
+import { Button, PageTitle, ProblemMessage, useAction, useConfirm, useLoad } from '../ui.tsx';
 import {
   BranchOptions,
   Loaded,
