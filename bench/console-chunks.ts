@@ -70,9 +70,13 @@ function entryFile(): string {
   return m[1]!;
 }
 
-/** The built chunk whose name before its hash is `name` (`job` finds `job-<hash>.js`, not `job-files-<hash>.js`). */
+/**
+ * The built chunk whose name before its hash is `name` (`job` finds `job-<hash>.js`, not
+ * `job-files-<hash>.js`). Vite's hash is 8 characters of base64url, so it may hold a `-` itself
+ * (`auth-DXFK-pPu.js`).
+ */
 function chunkFile(name: string): string {
-  const found = readdirSync(ASSETS).filter((f) => f.endsWith('.js') && f.slice(0, f.lastIndexOf('-')) === name);
+  const found = readdirSync(ASSETS).filter((f) => /^(.+)-[\w-]{8}\.js$/.exec(f)?.[1] === name);
   if (found.length !== 1) throw new Error(`no single built chunk named ${name} (${found.join(', ') || 'none'})`);
   return found[0]!;
 }

@@ -6,14 +6,16 @@
  * (device pixel ratio 3, touch, an Android Chrome user agent), the CPU slowed four times
  * (`Emulation.setCPUThrottlingRate`) and Lighthouse's "Slow 4G" network (`mobileSlow4G`: 150 ms
  * RTT, 1.6 Mbit/s down, 750 kbit/s up, applied per request as Lighthouse's DevTools throttling
- * applies it: 562.5 ms latency, 1,474.56 kbit/s down, 675 kbit/s up), and measures three pages:
+ * applies it: 562.5 ms latency, 1,474.56 kbit/s down, 675 kbit/s up), and measures four pages:
  * - the job board (`/jobs`) as the demo agent, tapping "Filters and sort";
  * - one demo job's page (`/jobs/{uuid}`, the board's first job) as the demo agent, tapping the
  *   "Notes" tab;
  * - the contractor's jobs of the day (`/jobs`, "Your jobs", the installed app's start page) as
- *   the demo contractor, tapping "Sort by Visit date".
+ *   the demo contractor, tapping "Sort by Visit date";
+ * - the sign-in page (`/sign-in`, signed out: the first page a new user sees), tapping "Keep me
+ *   signed in".
  * Each run opens the page in a new browser context (an empty cache, only the session cookie of a
- * sign-in made beforehand, unthrottled) and then again in the same context (a returning visit: the
+ * sign-in made beforehand, unthrottled, for the pages behind it) and then again in the same context (a returning visit: the
  * HTTP cache and the service worker the first visit registered).
  *
  * Per load: LCP (the last `largest-contentful-paint` entry before the tap, ms since the navigation
@@ -68,10 +70,10 @@ export interface Load {
   chunks: Record<string, number>;
 }
 
-/** One page of the table: its name, the account, its address, what shows its content, what a tap does. */
+/** One page of the table: its name, the account (null: signed out), its address, what shows its content, what a tap does. */
 interface Scenario {
   name: string;
-  email: string;
+  email: string | null;
   path: string;
   content: (page: Page) => Promise<void>;
   tap: (page: Page) => Promise<void>;
@@ -283,9 +285,16 @@ async function main(): Promise<void> {
         { name: 'job board (agent)', email: 'agent@northwind.test', path: '/jobs', content: board, tap: (p) => p.getByRole('button', { name: /^Filters and sort/ }).tap() },
         { name: 'job page (agent)', email: 'agent@northwind.test', path: `/jobs/${jobUuid}`, content: async (p) => void (await p.locator('#details').waitFor()), tap: (p) => p.getByRole('tab', { name: /^Notes/ }).tap() },
         { name: "contractor's jobs today", email: 'contractor@northwind.test', path: '/jobs', content: board, tap: (p) => p.getByRole('button', { name: /^Sort by Visit date/ }).tap() },
+        {
+          name: 'sign-in page (signed out)',
+          email: null,
+          path: '/sign-in',
+          content: async (p) => void (await p.getByRole('button', { name: 'Sign in', exact: true }).waitFor()),
+          tap: (p) => p.getByText('Keep me signed in for 30 days').tap(),
+        },
       ];
       scenarios.set(b, PAGES ? list.filter((s) => PAGES.some((p) => s.name.includes(p))) : list);
-      for (const s of list) states.set(`${b.label} ${s.email}`, await signedInState(browser, b.server.baseUrl, s.email));
+      for (const s of list) if (s.email) states.set(`${b.label} ${s.email}`, await signedInState(browser, b.server.baseUrl, s.email));
     }
     const results = new Map<string, Load[]>();
     for (let run = 1; run <= RUNS; run++) {
@@ -293,7 +302,7 @@ async function main(): Promise<void> {
         // Each build first in turn, so both meet the machine in the same states.
         for (const b of run % 2 ? builds : [...builds].reverse()) {
           const s = scenarios.get(b)![i]!;
-          const context = await phoneContext(browser, states.get(`${b.label} ${s.email}`));
+          const context = await phoneContext(browser, s.email ? states.get(`${b.label} ${s.email}`) : undefined);
           try {
             for (const visit of ['first visit (cold cache)', 'returning visit']) {
               const load = await measureLoad(context, `${b.server!.baseUrl}${s.path}`, s);
