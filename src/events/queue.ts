@@ -5,10 +5,22 @@
  * lands inside an open application transaction. Job tables live in the `pgboss` schema.
  */
 import type { PGlite } from '@electric-sql/pglite';
-import { PgBoss, fromPglite, type Db as BossDb } from 'pg-boss';
+import type * as PgBossModule from 'pg-boss';
+import type { PgBoss, Db as BossDb } from 'pg-boss';
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/database.ts';
 import { directUrl, pooledQueueDatabase } from '../db/pooler.ts';
+
+/**
+ * pg-boss's module, imported at its first use (the worker's start, which `caretaker serve` holds
+ * until its first answer; an operator's action on the queue; the outbox relay): with its
+ * OpenTelemetry API and cron parser it is about 160 modules and 50 ms that a server's start does
+ * not need before it answers (docs/operations.md "Starting"). Later calls get the loaded module.
+ * @returns pg-boss's exports (`PgBoss`, `fromPglite`, `fromKysely`, ...)
+ */
+export function loadPgBoss(): Promise<typeof PgBossModule> {
+  return import('pg-boss');
+}
 
 /** Schema of pg-boss's tables. */
 export const BOSS_SCHEMA = 'pgboss';
@@ -31,8 +43,8 @@ export const DEAD_LETTER_QUEUE = 'dead-letter';
  * embedded connection as a Kysely query would (`db.connection()`), then runs through pg-boss's own
  * PGlite adapter (multi-statement scripts through `exec`, rollback of aborted blocks).
  */
-export function serialisedPgliteAdapter(db: Db, pglite: PGlite): BossDb {
-  const inner = fromPglite(pglite);
+export async function serialisedPgliteAdapter(db: Db, pglite: PGlite): Promise<BossDb> {
+  const inner = (await loadPgBoss()).fromPglite(pglite);
   const exclusive = <T>(fn: () => Promise<T>): Promise<T> => db.connection().execute(() => fn());
   const adapter: BossDb = {
     executeSql: (text, values) => exclusive(() => inner.executeSql(text, values)),
@@ -63,11 +75,12 @@ export interface BossDatabase {
  * @param options.schedule run the cron monitor (only the worker needs it)
  * @param options.admin an instance for operator actions only: no supervision, no schema install or migration
  */
-export function createBoss(
+export async function createBoss(
   config: Readonly<Config>,
   database: BossDatabase,
   options: { schedule?: boolean; cronWorkerIntervalSeconds?: number; admin?: boolean } = {},
-): PgBoss {
+): Promise<PgBoss> {
+  const { PgBoss } = await loadPgBoss();
   const common = {
     schema: BOSS_SCHEMA,
     schedule: options.schedule ?? false,
@@ -89,7 +102,7 @@ export function createBoss(
     return new PgBoss({ ...common, connectionString: config.databaseUrl, max, useListenNotify: !options.admin });
   }
   if (!database.pglite) throw new Error('PGlite engine without its instance');
-  return new PgBoss({ ...common, backend: 'pglite', db: serialisedPgliteAdapter(database.db, database.pglite) });
+  return new PgBoss({ ...common, backend: 'pglite', db: await serialisedPgliteAdapter(database.db, database.pglite) });
 }
 
 /**
@@ -98,7 +111,7 @@ export function createBoss(
  * dead letters back to their queues (`redrive`). The caller checks that pg-boss's schema exists.
  */
 export async function withQueueAdmin<T>(config: Readonly<Config>, database: BossDatabase, fn: (boss: PgBoss) => Promise<T>): Promise<T> {
-  const boss = createBoss(config, database, { admin: true });
+  const boss = await createBoss(config, database, { admin: true });
   boss.on('error', () => undefined);
   await boss.start();
   try {

@@ -4,10 +4,10 @@
  * the same row), inserts one pg-boss job per subscribed handler in that same transaction and marks
  * the rows published: a row is either relayed with all its jobs or not at all.
  */
-import { fromKysely, type PgBoss } from 'pg-boss';
+import type { PgBoss } from 'pg-boss';
 import type { AppDeps } from '../app-deps.ts';
 import type { EventHandler } from './handlers.ts';
-import { handlerQueue } from './queue.ts';
+import { handlerQueue, loadPgBoss } from './queue.ts';
 import { lockUnpublishedEvents, markPublished } from './outbox.repository.ts';
 
 /** Data of a handler job: the outbox event it delivers. */
@@ -27,6 +27,7 @@ export async function relayOutbox(
   handlers: readonly EventHandler[],
   opts: { limit?: number } = {},
 ): Promise<number> {
+  const { fromKysely } = await loadPgBoss();
   return deps.db.transaction().execute(async (trx) => {
     const rows = await lockUnpublishedEvents(trx, opts.limit ?? 100);
     if (rows.length === 0) return 0;

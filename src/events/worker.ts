@@ -282,7 +282,7 @@ export async function startBackgroundWorker(
       return 0;
     }
   };
-  const boss = createBoss(deps.config, database, { schedule: true, ...options });
+  const boss = await createBoss(deps.config, database, { schedule: true, ...options });
   boss.on('error', (err) => log.error({ err: err.message }, 'queue error'));
   await boss.start();
   await installQueues(boss, deps.config, handlers, tasks);

@@ -169,7 +169,7 @@ export async function prepareDatabase(dir = PREPARED_DIR): Promise<{ file: strin
       applied = await migrateToLatest(db);
       // The queue's tables and queues with the default settings (a start with other settings updates
       // the queues it finds different): a first start then only checks them.
-      const boss = createBoss(loadConfig({}), { db, engine: 'pglite', pglite });
+      const boss = await createBoss(loadConfig({}), { db, engine: 'pglite', pglite });
       await boss.start();
       await installQueues(boss, loadConfig({}), backgroundHandlers(), periodicTasks());
       await boss.stop({ graceful: false, close: false });

@@ -5,7 +5,7 @@
 import { listenerFor } from '../db/notifications.ts';
 import { directUrl } from '../db/pooler.ts';
 import type { PGlite } from '@electric-sql/pglite';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { AppDeps } from '../app-deps.ts';
 import type { Config } from '../config/config.ts';
 import { preparedDatabase, unpackPreparedDatabase } from './prepared-database.ts';
@@ -38,8 +38,15 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** Opens an ioredis client that fails fast instead of queueing while disconnected. */
-export function openRedis(url: string): Redis {
+/**
+ * Opens an ioredis client that fails fast instead of queueing while disconnected. ioredis is
+ * imported here, when REDIS_URL is set: the embedded database's server never loads it (about 45
+ * modules and 30 ms of its start; docs/operations.md "Starting").
+ * @param url a `redis://` URL
+ * @returns the client, connecting
+ */
+export async function openRedis(url: string): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     // Each command is written as it is issued. ioredis's auto-pipelining (commands of one event-loop
@@ -148,7 +155,7 @@ export async function openRuntime(
   if (onDisk && !existsSync(path.join(options.dataDir ?? config.dataDir, DATABASE_MARKER))) {
     writeDatabaseMarker(options.dataDir ?? config.dataDir, { at: clock.now().toISOString(), how: creating ? 'created' : 'opened' });
   }
-  const redis = config.redisUrl ? openRedis(config.redisUrl) : undefined;
+  const redis = config.redisUrl ? await openRedis(config.redisUrl) : undefined;
   if (redis) await waitForRedis(redis).catch(() => undefined);
   // The limiters (and their Redis commands) exist before the first request (src/core/rate-limit.ts).
   const rl = config.rateLimit;

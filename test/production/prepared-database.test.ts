@@ -35,7 +35,7 @@ describe('the embedded database prepared at install', () => {
       expect(status.pending).toEqual([]);
       expect((await handle.db.selectFrom('agencies').select('id').execute())).toEqual([]);
       // The queue's tables and every queue are there already (the worker only checks them).
-      const boss = createBoss(loadConfig({}), { db: handle.db, engine: 'pglite', pglite: handle.pglite });
+      const boss = await createBoss(loadConfig({}), { db: handle.db, engine: 'pglite', pglite: handle.pglite });
       await boss.start();
       const names = (await boss.getQueues()).map((q) => q.name);
       await boss.stop({ graceful: false, close: false });

@@ -118,7 +118,7 @@ describe.skipIf(skipWithout(process.env.DATABASE_URL && process.env.REDIS_URL, '
 
 describe('a blacklist guard whose Redis subscription fails', () => {
   it('logs the failure at error level once and reports it (readiness), then polls every second', async () => {
-    const redis = openRedis('redis://127.0.0.1:1'); // nothing listens there
+    const redis = await openRedis('redis://127.0.0.1:1'); // nothing listens there
     const lines: Array<{ level: string; obj: object; msg: string }> = [];
     const log = { info: (obj: object, msg: string) => lines.push({ level: 'info', obj, msg }), error: (obj: object, msg: string) => lines.push({ level: 'error', obj, msg }) };
     const deps = { redis, config: loadConfig({ CARETAKER_REDIS_PREFIX: 'caretaker-test-dead:' }) } as unknown as AppDeps;

@@ -60,7 +60,7 @@ describe.skipIf(skipWithout(process.env.REDIS_URL, 'needs Redis: set REDIS_URL (
   });
 
   it('while Redis is unreachable tokens go to the table, and work once when it is back', async () => {
-    const down = openRedis(`redis://127.0.0.1:${await closedPort()}`);
+    const down = await openRedis(`redis://127.0.0.1:${await closedPort()}`);
     const up = new Redis(process.env.REDIS_URL!);
     try {
       const prefix = `csrf-store-test:${newToken().slice(0, 8)}:`;
