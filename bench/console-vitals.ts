@@ -6,14 +6,16 @@
  * (device pixel ratio 3, touch, an Android Chrome user agent), the CPU slowed four times
  * (`Emulation.setCPUThrottlingRate`) and Lighthouse's "Slow 4G" network (`mobileSlow4G`: 150 ms
  * RTT, 1.6 Mbit/s down, 750 kbit/s up, applied per request as Lighthouse's DevTools throttling
- * applies it: 562.5 ms latency, 1,474.56 kbit/s down, 675 kbit/s up), and measures four pages:
+ * applies it: 562.5 ms latency, 1,474.56 kbit/s down, 675 kbit/s up), and measures five pages:
  * - the job board (`/jobs`) as the demo agent, tapping "Filters and sort";
  * - one demo job's page (`/jobs/{uuid}`, the board's first job) as the demo agent, tapping the
  *   "Notes" tab;
  * - the contractor's jobs of the day (`/jobs`, "Your jobs", the installed app's start page) as
  *   the demo contractor, tapping "Sort by Visit date";
  * - the sign-in page (`/sign-in`, signed out: the first page a new user sees), tapping "Keep me
- *   signed in".
+ *   signed in";
+ * - the password reset page (`/reset-password`, signed out: as the pages of the e-mails' links
+ *   are), tapping the e-mail field.
  * Each run opens the page in a new browser context (an empty cache, only the session cookie of a
  * sign-in made beforehand, unthrottled, for the pages behind it) and then again in the same context (a returning visit: the
  * HTTP cache and the service worker the first visit registered).
@@ -291,6 +293,13 @@ async function main(): Promise<void> {
           path: '/sign-in',
           content: async (p) => void (await p.getByRole('button', { name: 'Sign in', exact: true }).waitFor()),
           tap: (p) => p.getByText('Keep me signed in for 30 days').tap(),
+        },
+        {
+          name: 'password reset page (signed out)',
+          email: null,
+          path: '/reset-password',
+          content: async (p) => void (await p.getByRole('button', { name: 'Send reset link' }).waitFor()),
+          tap: (p) => p.getByLabel('E-mail address').tap(),
         },
       ];
       scenarios.set(b, PAGES ? list.filter((s) => PAGES.some((p) => s.name.includes(p))) : list);

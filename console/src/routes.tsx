@@ -23,8 +23,8 @@ function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: k
 }
 
 const SignIn = page(() => import('./pages/sign-in.tsx'), 'SignIn');
-const AcceptInvitation = page(() => import('./pages/auth.tsx'), 'AcceptInvitation');
-const ResetPassword = page(() => import('./pages/auth.tsx'), 'ResetPassword');
+const AcceptInvitation = page(() => import('./pages/password-links.tsx'), 'AcceptInvitation');
+const ResetPassword = page(() => import('./pages/password-links.tsx'), 'ResetPassword');
 const Account = page(() => import('./pages/auth.tsx'), 'Account');
 const CalendarPage = page(() => import('./pages/calendar.tsx'), 'CalendarPage');
 const DashboardPage = page(() => import('./pages/dashboard.tsx'), 'DashboardPage');

@@ -103,7 +103,7 @@ export function firstViewPage(url: string): string | null {
   const pathname = url.split('?')[0]!;
   if (JOB_PAGE.test(pathname)) return 'src/pages/job.tsx';
   if (pathname === '/sign-in') return 'src/pages/sign-in.tsx';
-  if (pathname === '/accept-invitation' || pathname === '/reset-password') return 'src/pages/auth.tsx';
+  if (pathname === '/accept-invitation' || pathname === '/reset-password') return 'src/pages/password-links.tsx';
   return null;
 }
 
@@ -187,7 +187,7 @@ export type ConsoleShell = (request: FastifyRequest, reply: FastifyReply) => Pro
 export async function registerConsole(app: FastifyInstance, dir: string = consoleDistDir()): Promise<ConsoleShell> {
   const indexFile = path.join(dir, 'index.html');
   const manifest = await readManifest(dir);
-  const scriptsOf = new Map(['src/pages/job.tsx', 'src/pages/sign-in.tsx', 'src/pages/auth.tsx'].map((page) => [page, pageScripts(manifest, page)]));
+  const scriptsOf = new Map(['src/pages/job.tsx', 'src/pages/sign-in.tsx', 'src/pages/password-links.tsx'].map((page) => [page, pageScripts(manifest, page)]));
   const sendShell = async (reply: FastifyReply, url = '/') => {
     const html = existsSync(indexFile) ? await readFile(indexFile, 'utf8') : NOT_BUILT;
     const reads = firstViewReads(url);

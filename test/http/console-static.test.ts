@@ -81,7 +81,7 @@ describe('console static files', () => {
     expect(pageScripts(manifest, 'src/pages/job.tsx')).toEqual(['/assets/job-j1.js', '/assets/small-m1.js', '/assets/tiny-t1.js']);
     expect(pageScripts({}, 'src/pages/job.tsx')).toEqual([]);
     expect(firstViewPage('/sign-in?next=%2Fjobs')).toBe('src/pages/sign-in.tsx');
-    expect(firstViewPage('/reset-password?token=abc')).toBe('src/pages/auth.tsx');
+    expect(firstViewPage('/reset-password?token=abc')).toBe('src/pages/password-links.tsx');
     for (const url of ['/', '/jobs', '/jobs/new', '/account', '/sign-in/x']) expect(firstViewPage(url), url).toBeNull();
     const built = await mkdtemp(path.join(tmpdir(), 'console-dist-'));
     try {

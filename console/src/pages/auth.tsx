@@ -1,13 +1,11 @@
 /**
- * The account pages and a sign-in's later steps: the second factor and the recovery codes of a
- * sign-in begun on sign-in.tsx (which loads this module for them), accept an invitation
- * (/accept-invitation?token=..., the link of the invitation e-mail), ask for and confirm a password
- * reset (/reset-password?token=..., the link of the reset e-mail), and change the password of the
- * signed-in account (POST /api/users/me/password).
+ * The account page and a sign-in's later steps: the second factor and the recovery codes of a
+ * sign-in begun on sign-in.tsx (which loads this module for them), and the change of the signed-in
+ * account's password (POST /api/users/me/password). The pages of the e-mails' links (an
+ * invitation, a password reset) are password-links.tsx's.
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Form } from 'react-aria-components';
-import { Link, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../api.ts';
 import { useSession, type SecondFactorStep } from '../session.tsx';
 import { Field } from '../field.tsx';
@@ -120,116 +118,6 @@ export function RecoveryCodesShown({ codes, onDone }: { codes: string[]; onDone:
         ))}
       </ul>
       <Button onPress={onDone}>I have saved them</Button>
-    </main>
-  );
-}
-
-/** /accept-invitation?token=...: choose a password, then sign in. */
-export function AcceptInvitation() {
-  const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
-  return (
-    <main id="main" className="narrow">
-      <PageTitle>Accept your invitation</PageTitle>
-      {!token ? <p className="problem">This link has no invitation token. Open the link from the invitation e-mail again.</p> : null}
-      <NewPasswordForm
-        name="password"
-        label="Choose a password"
-        submit="Accept invitation"
-        disabled={!token}
-        done="Invitation accepted. Sign in with your e-mail address and the new password."
-        save={async (password) => void (await api.POST('/api/users/invitations/accept', { body: { token, password } }))}
-      />
-    </main>
-  );
-}
-
-/**
- * The one-field form that sets a password from an e-mail link, then sends the user to sign in
- * with `done` as the message; the API's error shows under the field or the button.
- */
-function NewPasswordForm(props: { name: string; label: string; submit: string; done: string; disabled?: boolean; save: (password: string) => Promise<void> }) {
-  const navigate = useNavigate();
-  const { problem, busy, run } = useAction();
-  return (
-    <Form
-      className="form"
-      validationErrors={fieldErrors(problem, [props.name])}
-      onSubmit={(e) => {
-        const v = formValues(e);
-        void run(async () => {
-          await props.save(v[props.name] ?? '');
-          navigate(`/sign-in?done=${encodeURIComponent(props.done)}`);
-        });
-      }}
-    >
-      <Field
-        name={props.name}
-        label={props.label}
-        type="password"
-        isRequired
-        autoComplete="new-password"
-        minLength={8}
-        maxLength={128}
-        description="8 to 128 characters."
-      />
-      {problem?.field === props.name ? null : <ProblemMessage problem={problem} />}
-      <Button type="submit" isDisabled={busy || props.disabled}>
-        {props.submit}
-      </Button>
-    </Form>
-  );
-}
-
-/** /reset-password: ask for a reset link; /reset-password?token=...: choose the new password. */
-export function ResetPassword() {
-  const [params] = useSearchParams();
-  const token = params.get('token');
-  const [sent, setSent] = useState(false);
-  const { problem, busy, run } = useAction();
-  if (!token) {
-    return (
-      <main id="main" className="narrow">
-        <PageTitle>Reset your password</PageTitle>
-        {sent ? (
-          <p className="notice" role="status">
-            If an account uses that address, an e-mail with a reset link is on its way. The link works for one hour.
-          </p>
-        ) : (
-          <Form
-            className="form"
-            validationErrors={fieldErrors(problem, ['email'])}
-            onSubmit={(e) => {
-              const v = formValues(e);
-              void run(async () => {
-                await api.POST('/api/auth/password-reset', { body: { email: v.email ?? '' } });
-                setSent(true);
-              });
-            }}
-          >
-            <Field name="email" label="E-mail address" type="email" isRequired autoComplete="username" />
-            <ProblemMessage problem={problem} />
-            <Button type="submit" isDisabled={busy}>
-              Send reset link
-            </Button>
-          </Form>
-        )}
-        <p>
-          <Link to="/sign-in">Back to sign in</Link>
-        </p>
-      </main>
-    );
-  }
-  return (
-    <main id="main" className="narrow">
-      <PageTitle>Choose a new password</PageTitle>
-      <NewPasswordForm
-        name="new_password"
-        label="New password"
-        submit="Set new password"
-        done="Password changed. Sign in with the new password."
-        save={async (password) => void (await api.POST('/api/auth/password-reset/confirm', { body: { token, new_password: password } }))}
-      />
     </main>
   );
 }
