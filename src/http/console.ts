@@ -91,6 +91,13 @@ export interface ManifestChunk {
   isEntry?: boolean;
 }
 
+/** The lazily loaded pages that can be a visit's first view, as modules of the console's build manifest (console/src/routes.tsx). */
+const FIRST_VIEW_PAGES = {
+  job: 'src/pages/job.tsx',
+  signIn: 'src/pages/sign-in.tsx',
+  passwordLinks: 'src/pages/password-links.tsx',
+} as const;
+
 /**
  * The lazily loaded page a shell's address opens first, as its module in the console's build
  * manifest (console/src/routes.tsx loads them lazily): a job's page `/jobs/<uuid>`, the sign-in
@@ -101,9 +108,9 @@ export interface ManifestChunk {
  */
 export function firstViewPage(url: string): string | null {
   const pathname = url.split('?')[0]!;
-  if (JOB_PAGE.test(pathname)) return 'src/pages/job.tsx';
-  if (pathname === '/sign-in') return 'src/pages/sign-in.tsx';
-  if (pathname === '/accept-invitation' || pathname === '/reset-password') return 'src/pages/password-links.tsx';
+  if (JOB_PAGE.test(pathname)) return FIRST_VIEW_PAGES.job;
+  if (pathname === '/sign-in') return FIRST_VIEW_PAGES.signIn;
+  if (pathname === '/accept-invitation' || pathname === '/reset-password') return FIRST_VIEW_PAGES.passwordLinks;
   return null;
 }
 
@@ -187,12 +194,12 @@ export type ConsoleShell = (request: FastifyRequest, reply: FastifyReply) => Pro
 export async function registerConsole(app: FastifyInstance, dir: string = consoleDistDir()): Promise<ConsoleShell> {
   const indexFile = path.join(dir, 'index.html');
   const manifest = await readManifest(dir);
-  const scriptsOf = new Map(['src/pages/job.tsx', 'src/pages/sign-in.tsx', 'src/pages/password-links.tsx'].map((page) => [page, pageScripts(manifest, page)]));
+  const scriptsOf = new Map<string, string[]>(Object.values(FIRST_VIEW_PAGES).map((page) => [page, pageScripts(manifest, page)]));
   const sendShell = async (reply: FastifyReply, url = '/') => {
     const html = existsSync(indexFile) ? await readFile(indexFile, 'utf8') : NOT_BUILT;
     const reads = firstViewReads(url);
     const page = firstViewPage(url);
-    const jobPage = page === 'src/pages/job.tsx';
+    const jobPage = page === FIRST_VIEW_PAGES.job;
     // A job's page preloads its reads and its scripts at a low priority, so that the shell's script
     // does not share a slow line with them: nothing of them is used before the shell runs. On Slow
     // 4G a first visit's shell then arrived about 0.5 s sooner and its LCP came 3.5 s -> 2.9 s
